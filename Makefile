@@ -1,0 +1,26 @@
+# Two entry points for a fresh machine: `make demo` and `make test`.
+# Both install missing Debian packages first, then build into build/ (binary: build/bin/msptk).
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+MSPTK := build/bin/msptk
+SHARED_CORPUS := ../shared/msp-corpus/transcripts
+
+.PHONY: deps configure build test demo clean
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	@cmake --preset dev >/dev/null
+
+build: configure
+	@cmake --build build -j $(JOBS)
+
+test: build
+	@cd build && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@scripts/demo
+
+clean:
+	rm -rf build build-release build-asan

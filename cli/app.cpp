@@ -1,0 +1,48 @@
+#include "verbs.hpp"
+
+#include "msptk/transcript/error.hpp"
+
+#include <ostream>
+#include <utility>
+#include <vector>
+
+namespace msptk::cli {
+
+int report_error(Streams io, const Error& error) {
+  io.err << "msptk: error: " << error.render() << "\n";
+  return exit_code(error.kind);
+}
+
+int run(int argc, const char* const* argv, Streams io) {
+  CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
+  app.name("msptk");
+  app.set_version_flag("--version", "msptk 0.1.0");
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  std::vector<std::pair<CLI::App*, Runner>> verbs;
+  auto add = [&](Runner (*setup)(CLI::App&)) {
+    Runner runner = setup(app);
+    verbs.emplace_back(app.get_subcommands({}).back(), std::move(runner));
+  };
+  (void)add;  // each verb registers itself below
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help, --version
+      app.exit(e, io.out, io.err);
+      return 0;
+    }
+    io.err << "msptk: error: " << e.what() << "\n";
+    io.err << "Run 'msptk " << (app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name() + " ")
+           << "--help' for usage.\n";
+    return 2;
+  }
+  for (auto& [sub, runner] : verbs) {
+    if (sub->parsed()) return runner(io);
+  }
+  return 2;
+}
+
+}  // namespace msptk::cli

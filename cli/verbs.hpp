@@ -1,0 +1,30 @@
+// The verbs of the msptk command line. Each verb lives in its own file (cli/<verb>.cpp) with an
+// options struct, a setup function that declares its subcommand and binds flags, and a run
+// function that calls the library and renders the result. setup_<verb> returns the runner the
+// dispatcher calls when that subcommand was given; the runner returns the process exit code
+// (0 ok, 1 conformance failure, 2 usage, 3 infrastructure).
+#pragma once
+
+#include "msptk/transcript/error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <iosfwd>
+
+namespace msptk::cli {
+
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+using Runner = std::function<int(Streams)>;
+
+// Prints "msptk: error: <message>" to err and returns the exit code of the error's kind.
+int report_error(Streams io, const Error& error);
+
+// Runs the command line; main() only calls this.
+int run(int argc, const char* const* argv, Streams io);
+
+}  // namespace msptk::cli

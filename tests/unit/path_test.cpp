@@ -1,0 +1,65 @@
+#include "msptk/normalizer/path.hpp"
+#include "msptk/normalizer/registry.hpp"
+#include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
+
+namespace msptk {
+namespace {
+
+std::vector<std::string> locations(const char* path, const char* json) {
+  auto p = JsonPath::parse(path);
+  EXPECT_TRUE(p) << p.error().render();
+  std::vector<std::string> out;
+  const boost::json::value v = boost::json::parse(json);
+  p->for_each_match(v, [&](const boost::json::value&, const std::string& loc) { out.push_back(loc); });
+  return out;
+}
+
+TEST(JsonPath, MatchesMembersElementsAndWildcards) {
+  EXPECT_EQ(locations("id", R"({"id":1})"), std::vector<std::string>{"id"});
+  EXPECT_EQ(locations("params.commandId", R"({"params":{"commandId":"c"}})"),
+            std::vector<std::string>{"params.commandId"});
+  EXPECT_EQ(locations("params.items[].id", R"({"params":{"items":[{"id":1},{"x":2},{"id":3}]}})"),
+            (std::vector<std::string>{"params.items[0].id", "params.items[2].id"}));
+  EXPECT_EQ(locations("result.*.updatedAt", R"({"result":{"a":{"updatedAt":1},"b":{"updatedAt":2}}})"),
+            (std::vector<std::string>{"result.a.updatedAt", "result.b.updatedAt"}));
+  EXPECT_TRUE(locations("params.turnId", R"({"params":[1]})").empty());
+}
+
+TEST(JsonPath, ParseErrorsNamePathAndPosition) {
+  auto bad = JsonPath::parse("params..id");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "bad path \"params..id\" at position 8: unexpected '.'");
+  EXPECT_FALSE(JsonPath::parse(""));
+  EXPECT_FALSE(JsonPath::parse("a[1]"));
+  EXPECT_FALSE(JsonPath::parse("a."));
+  EXPECT_TRUE(JsonPath::parse("a[][]"));
+}
+
+TEST(JsonPath, MatchesConcreteLocations) {
+  auto p = JsonPath::parse("params.items[].id");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->matches_location("params.items[12].id"));
+  EXPECT_FALSE(p->matches_location("params.items.id"));
+  EXPECT_FALSE(p->matches_location("params.items[0].idx"));
+  EXPECT_TRUE(JsonPath::parse("result.*.x")->matches_location("result.any.x"));
+}
+
+TEST(Registry, StartsWithTheCorpusPathsAndExtendsFromFile) {
+  Registry registry = Registry::builtin();
+  EXPECT_EQ(registry.paths().size(), 5u);
+  EXPECT_TRUE(registry.contains("result.session.sessionId"));
+  EXPECT_FALSE(registry.contains("params.sessionId"));
+  test::TempDir tmp;
+  test::write_text(tmp / "r.json", R"(["params.sessionId","params.items[].id"])");
+  ASSERT_TRUE(registry.extend_from_file(tmp / "r.json"));
+  EXPECT_TRUE(registry.contains("params.items[].id"));
+  test::write_text(tmp / "bad.json", R"(["params..x"])");
+  auto bad = registry.extend_from_file(tmp / "bad.json");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().file, (tmp / "bad.json").string());
+}
+
+}  // namespace
+}  // namespace msptk

@@ -1,0 +1,209 @@
+#include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/manifest.hpp"
+#include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/scenario.hpp"
+#include "msptk/transcript/writer.hpp"
+#include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <sstream>
+
+namespace msptk {
+namespace {
+
+using test::TempDir;
+
+TEST(Transcript, RoundTripsEveryCorpusFile) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  std::size_t files = 0, lines = 0, canonical = 0;
+  for (const auto& path : test::corpus_ndjson_files()) {
+    ++files;
+    auto frames = read_transcript(path);
+    ASSERT_TRUE(frames) << frames.error().render();
+    TempDir tmp;
+    {
+      auto writer = TranscriptWriter::create(tmp / "out.ndjson");
+      ASSERT_TRUE(writer);
+      for (const auto& f : *frames) ASSERT_TRUE(writer->append(f));
+    }
+    auto again = read_transcript(tmp / "out.ndjson");
+    ASSERT_TRUE(again);
+    ASSERT_EQ(frames->size(), again->size()) << path;
+    for (std::size_t i = 0; i < frames->size(); ++i) {
+      EXPECT_EQ((*frames)[i].dir, (*again)[i].dir) << path << ":" << i + 1;
+      EXPECT_EQ((*frames)[i].raw, (*again)[i].raw) << path << ":" << i + 1;
+    }
+    // Lines already canonical come back byte for byte.
+    std::istringstream original(test::read_text(path)), written(test::read_text(tmp / "out.ndjson"));
+    std::string a, b;
+    while (std::getline(original, a) && std::getline(written, b)) {
+      ++lines;
+      if (a.rfind(R"({"dir":")", 0) == 0) {
+        ++canonical;
+        EXPECT_EQ(a, b) << path;
+      }
+    }
+  }
+  EXPECT_EQ(files, 38u);  // 37 transcripts and one legs file
+  EXPECT_GT(canonical, lines - 10);
+}
+
+TEST(Transcript, ReadsSpacedOuterFormatting) {
+  TempDir tmp;
+  test::write_text(tmp / "t.ndjson", "{\"dir\": \"client\", \"raw\": \"{\\\"jsonrpc\\\":\\\"2.0\\\"}\"}\n");
+  auto reader = TranscriptReader::open(tmp / "t.ndjson");
+  ASSERT_TRUE(reader);
+  auto item = reader->next();
+  ASSERT_TRUE(item && *item);
+  EXPECT_EQ((*item)->raw, R"({"jsonrpc":"2.0"})");
+  EXPECT_FALSE(reader->facts().canonical);
+  EXPECT_FALSE(reader->next());
+}
+
+TEST(Transcript, ReportsEachBadLineAndGoesOn) {
+  TempDir tmp;
+  test::write_text(tmp / "t.ndjson",
+                   "{\"dir\":\"client\",\"raw\":\"{}\"}\n"
+                   "\n"
+                   "{\"dir\":\"peer\",\"raw\":\"{}\"}\n"
+                   "{\"dir\":\"server\",\"raw\":\"{}\",\"x\":1}\n"
+                   "not json\n"
+                   "{\"dir\":\"server\",\"raw\":\"\xff\"}\n"
+                   "{\"dir\":\"server\",\"raw\":\"{}\"}");
+  auto reader = TranscriptReader::open(tmp / "t.ndjson");
+  ASSERT_TRUE(reader);
+  std::vector<std::string> rules;
+  while (auto item = reader->next()) rules.push_back(*item ? "ok" : item->error().rule);
+  EXPECT_EQ(rules, (std::vector<std::string>{"ok", "file.blank-line", "file.dir", "file.members", "file.json",
+                                             "file.utf8", "ok"}));
+  EXPECT_FALSE(reader->facts().lf_terminated);
+}
+
+TEST(Transcript, ErrorsNameFileAndLine) {
+  TempDir tmp;
+  test::write_text(tmp / "t.ndjson", "{\"dir\":\"client\",\"raw\":\"{}\"}\n{\"raw\":\"{}\"}\n");
+  auto frames = read_transcript(tmp / "t.ndjson");
+  ASSERT_FALSE(frames);
+  EXPECT_EQ(frames.error().render(), (tmp / "t.ndjson").string() + ":2: missing member \"dir\" [file.members]");
+}
+
+TEST(Transcript, OpenMissingFileIsUnreadable) {
+  auto reader = TranscriptReader::open("/nonexistent/transcript.ndjson");
+  ASSERT_FALSE(reader);
+  EXPECT_EQ(reader.error().kind, ErrorKind::unreadable);
+}
+
+TEST(Writer, WritesCanonicalLines) {
+  EXPECT_EQ(canonical_line(Direction::client, "{\"a\":\"\xe4\xba\x8b\"}\r"),
+            R"({"dir":"client","raw":"{\"a\":\"事\"}\r"})");
+  EXPECT_EQ(canonical_line(Direction::server, std::string("\x01\t", 2)), R"({"dir":"server","raw":"\u0001\t"})");
+}
+
+TEST(Writer, KeepsInvalidUtf8ExactlyInRawBase64) {
+  const std::string bytes = "{\"x\":\"\xff\xfe\"}";
+  const std::string line = canonical_line(Direction::server, bytes);
+  EXPECT_NE(line.find("rawBase64"), std::string::npos);
+  auto frame = parse_transcript_line(line, "f", 1);
+  ASSERT_TRUE(frame) << frame.error().render();
+  EXPECT_EQ(frame->wire_bytes(), bytes);
+  EXPECT_TRUE(is_valid_utf8(frame->raw));
+}
+
+TEST(Writer, Base64RoundTrips) {
+  for (std::string s : {"", "a", "ab", "abc", "abcd", "\xff\x00\x10"}) {
+    auto decoded = base64_decode(base64_encode(s));
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(*decoded, s);
+  }
+  EXPECT_EQ(base64_encode("Man"), "TWFu");
+  EXPECT_FALSE(base64_decode("abc"));
+}
+
+TEST(Utf8, RejectsOverlongsSurrogatesAndTruncation) {
+  EXPECT_TRUE(is_valid_utf8("plain \xe2\x9c\x93"));
+  EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));
+  EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));
+  EXPECT_FALSE(is_valid_utf8("\xe2\x9c"));
+}
+
+TEST(Frame, ClassifiesEnvelopes) {
+  auto kind = [](const char* text) { return classify(boost::json::parse(text)); };
+  EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})").kind, FrameKind::request);
+  EXPECT_EQ(kind(R"({"jsonrpc":"2.0","method":"initialized"})").kind, FrameKind::notification);
+  EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":"b9","result":{}})").kind, FrameKind::response);
+  EXPECT_TRUE(kind(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})").is_error);
+  EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{}})").kind, FrameKind::invalid);
+  EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}})").kind, FrameKind::invalid);
+  EXPECT_EQ(kind(R"({"id":1,"method":"x"})").kind, FrameKind::invalid);
+  EXPECT_EQ(kind(R"([1])").kind, FrameKind::invalid);
+}
+
+TEST(Manifest, ParsesEveryCorpusManifestWithoutProblems) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  for (const auto& dir : test::corpus_scenarios()) {
+    auto scenario = load_scenario(dir);
+    ASSERT_TRUE(scenario) << scenario.error().render();
+    EXPECT_TRUE(scenario->manifest_problems.empty()) << dir << ": " << scenario->manifest_problems[0].message;
+    EXPECT_EQ(scenario->manifest.scenario, dir.filename().string());
+  }
+}
+
+TEST(Manifest, PreservesUnknownMembersAndWritesAtomically) {
+  TempDir tmp;
+  auto parsed = parse_manifest(boost::json::parse(R"({"kind":"mspTranscript","schemaVersion":1,"scenario":"s",
+    "provenance":"hand-authored","fingerprint":"sha256:0000000000000000000000000000000000000000000000000000000000000000",
+    "viewSchemaVersion":1,"serverConfig":{"frameLimitBytes":1024,"other":true},"transports":["stdio"],
+    "normalize":["id"],"seeds":{"idSeed":7,"clockStartMs":1},"source":[{"lines":"1-2","cite":"x"}],
+    "futureMember":{"a":[1,2]}})"));
+  ASSERT_TRUE(parsed.problems.empty()) << parsed.problems[0].message;
+  EXPECT_EQ(parsed.manifest.frame_limit_bytes, 1024);
+  ASSERT_TRUE(write_manifest(tmp / "manifest.json", parsed.manifest));
+  auto again = read_manifest(tmp / "manifest.json");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(boost::json::value(again->manifest.extra), boost::json::parse(R"({"futureMember":{"a":[1,2]}})"));
+  EXPECT_TRUE(again->manifest.server_config_extra.contains("other"));
+  EXPECT_EQ(again->manifest.source.at(0).last, 2u);
+  EXPECT_FALSE(std::filesystem::exists(tmp / "manifest.json.tmp"));
+}
+
+TEST(Manifest, CollectsEveryProblem) {
+  auto parsed = parse_manifest(boost::json::parse(R"({"kind":"x","schemaVersion":1,"provenance":"made-up",
+    "fingerprint":"sha1:abc","viewSchemaVersion":"1","serverConfig":{"frameLimitBytes":0},"transports":["stdio"],
+    "normalize":[3],"seeds":{"idSeed":7},"source":[{"lines":"3-1","cite":"x"}],
+    "regenerationJustification":{"cite":"c"}})"));
+  std::vector<std::string> rules;
+  for (const auto& p : parsed.problems) rules.push_back(p.rule + " " + p.member);
+  EXPECT_EQ(rules, (std::vector<std::string>{
+                       "manifest.kind kind", "manifest.required scenario", "manifest.provenance provenance",
+                       "manifest.regeneration regenerationJustification.rationale",
+                       "manifest.regeneration regenerationJustification.trackingIssue",
+                       "manifest.fingerprint fingerprint", "manifest.type viewSchemaVersion",
+                       "manifest.frame-limit serverConfig.frameLimitBytes", "manifest.type normalize[0]",
+                       "manifest.required seeds.clockStartMs", "manifest.source source[0].lines"}));
+}
+
+TEST(JsonIo, SyntaxErrorNamesLine) {
+  TempDir tmp;
+  test::write_text(tmp / "m.json", "{\n  \"a\": 1,\n  \"b\": \n}\n");
+  auto value = parse_json_file(tmp / "m.json");
+  ASSERT_FALSE(value);
+  EXPECT_EQ(value.error().line, 4u);
+  EXPECT_EQ(value.error().kind, ErrorKind::malformed);
+}
+
+TEST(Scenario, ClassifiesPaths) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  EXPECT_EQ(*classify_path(test::shared_transcripts()), PathKind::corpus);
+  EXPECT_EQ(*classify_path(test::shared_transcripts() / "model-round-trip"), PathKind::scenario);
+  EXPECT_EQ(*classify_path(test::shared_transcripts() / "model-round-trip/transcript.ndjson"), PathKind::transcript);
+  auto files = locate_scenario(test::shared_transcripts() / "model-round-trip");
+  ASSERT_TRUE(files);
+  ASSERT_EQ(files->legs.size(), 1u);
+  EXPECT_EQ(files->legs[0].filename(), "model-command-legs.ndjson");
+  EXPECT_FALSE(classify_path("/nonexistent"));
+  EXPECT_EQ(list_corpus(test::shared_transcripts())->size(), 37u);
+}
+
+}  // namespace
+}  // namespace msptk

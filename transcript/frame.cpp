@@ -1,0 +1,116 @@
+#include "msptk/transcript/frame.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace msptk {
+
+namespace json = boost::json;
+
+std::string_view to_string(Direction dir) { return dir == Direction::client ? "client" : "server"; }
+
+std::optional<Direction> parse_direction(std::string_view text) {
+  if (text == "client") return Direction::client;
+  if (text == "server") return Direction::server;
+  return std::nullopt;
+}
+
+std::string_view Frame::json_text() const {
+  std::string_view text = raw;
+  if (dir == Direction::client && !text.empty() && text.back() == '\r') text.remove_suffix(1);
+  return text;
+}
+
+Result<json::value> Frame::parse(const std::string& file) const {
+  boost::system::error_code ec;
+  json::value value = json::parse(json_text(), ec);
+  if (ec) return Error::malformed(file, line, "frame.json", "raw is not JSON: " + ec.message());
+  return value;
+}
+
+std::string_view to_string(FrameKind kind) {
+  switch (kind) {
+    case FrameKind::request: return "request";
+    case FrameKind::notification: return "notification";
+    case FrameKind::response: return "response";
+    case FrameKind::invalid: return "invalid";
+  }
+  return "invalid";
+}
+
+Envelope classify(const json::value& message) {
+  Envelope env;
+  const json::object* obj = message.if_object();
+  if (!obj) {
+    env.problem = "message is not a JSON object";
+    return env;
+  }
+  const json::value* version = obj->if_contains("jsonrpc");
+  if (!version || !version->is_string() || version->get_string() != "2.0") {
+    env.problem = "missing \"jsonrpc\":\"2.0\"";
+    return env;
+  }
+  const json::value* id = obj->if_contains("id");
+  const json::value* method = obj->if_contains("method");
+  const json::value* result = obj->if_contains("result");
+  const json::value* error = obj->if_contains("error");
+  if (id && !(id->is_string() || id->is_int64() || id->is_uint64() || id->is_null())) {
+    env.problem = "id must be an integer, a string or null";
+    return env;
+  }
+  env.id = id;
+  if (method) {
+    if (!method->is_string()) {
+      env.problem = "method must be a string";
+      return env;
+    }
+    if (result || error) {
+      env.problem = "a message cannot carry both method and result/error";
+      return env;
+    }
+    if (id && id->is_null()) {
+      env.problem = "a request id cannot be null";
+      return env;
+    }
+    if (const json::value* params = obj->if_contains("params");
+        params && !params->is_object() && !params->is_array()) {
+      env.problem = "params must be an object or an array";
+      return env;
+    }
+    env.method = std::string(method->get_string());
+    env.kind = id ? FrameKind::request : FrameKind::notification;
+    return env;
+  }
+  if (!id) {
+    env.problem = "neither a request, a notification nor a response (no method, no id)";
+    return env;
+  }
+  if ((result != nullptr) == (error != nullptr)) {
+    env.problem = "a response carries exactly one of result and error";
+    return env;
+  }
+  if (error) {
+    const json::object* eobj = error->if_object();
+    if (!eobj) {
+      env.problem = "error must be an object";
+      return env;
+    }
+    const json::value* code = eobj->if_contains("code");
+    if (!code || !(code->is_int64() || code->is_uint64())) {
+      env.problem = "error.code must be an integer";
+      return env;
+    }
+    const json::value* msg = eobj->if_contains("message");
+    if (!msg || !msg->is_string()) {
+      env.problem = "error.message must be a string";
+      return env;
+    }
+    env.is_error = true;
+  }
+  env.kind = FrameKind::response;
+  return env;
+}
+
+std::string id_key(const json::value& id) { return json::serialize(id); }
+
+}  // namespace msptk

@@ -1,0 +1,201 @@
+#include "msptk/transcript/writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace msptk {
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view bytes) {
+  static constexpr char hex[] = "0123456789abcdef";
+  for (unsigned char c : bytes) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += hex[c >> 4];
+          out += hex[c & 0xF];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+}
+
+// Replaces every ill-formed UTF-8 sequence by U+FFFD.
+std::string lossy_utf8(std::string_view bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    std::size_t len = 1;
+    while (len <= 4 && i + len <= bytes.size() && !is_valid_utf8(bytes.substr(i, len))) ++len;
+    if (len <= 4 && i + len <= bytes.size()) {
+      out.append(bytes.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view bytes) {
+  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t n = bytes.size();
+  std::size_t i = 0;
+  while (i < n) {
+    unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len;
+    unsigned min;
+    unsigned cp;
+    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
+    else return false;
+    if (i + len > n) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+std::string base64_encode(std::string_view bytes) {
+  static constexpr char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 | (unsigned char)bytes[i + 2];
+    out += table[v >> 18];
+    out += table[(v >> 12) & 63];
+    out += table[(v >> 6) & 63];
+    out += table[v & 63];
+  }
+  if (i < bytes.size()) {
+    unsigned v = (unsigned char)bytes[i] << 16;
+    if (i + 1 < bytes.size()) v |= (unsigned char)bytes[i + 1] << 8;
+    out += table[v >> 18];
+    out += table[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    int v[4];
+    int pad = 0;
+    for (int k = 0; k < 4; ++k) {
+      char c = text[i + k];
+      if (c == '=' && i + 4 == text.size() && k >= 2) {
+        v[k] = 0;
+        ++pad;
+      } else {
+        if (pad) return std::nullopt;
+        v[k] = value(c);
+        if (v[k] < 0) return std::nullopt;
+      }
+    }
+    unsigned n = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3];
+    out += static_cast<char>(n >> 16);
+    if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
+    if (pad < 1) out += static_cast<char>(n & 0xFF);
+  }
+  return out;
+}
+
+std::string canonical_line(Direction dir, std::string_view bytes) {
+  std::string line;
+  line.reserve(bytes.size() + bytes.size() / 8 + 48);
+  line += R"({"dir":")";
+  line += to_string(dir);
+  line += R"(","raw":")";
+  if (is_valid_utf8(bytes)) {
+    append_escaped(line, bytes);
+    line += "\"}";
+  } else {
+    append_escaped(line, lossy_utf8(bytes));
+    line += R"(","rawBase64":")";
+    line += base64_encode(bytes);
+    line += "\"}";
+  }
+  return line;
+}
+
+Result<TranscriptWriter> TranscriptWriter::create(const std::filesystem::path& path, std::filesystem::perms perms) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, static_cast<mode_t>(perms));
+  if (fd < 0) return Error::unreadable(path.string(), fmt::format("cannot create: {}", std::strerror(errno)));
+  return TranscriptWriter(path.string(), fd);
+}
+
+TranscriptWriter::TranscriptWriter(TranscriptWriter&& other) noexcept
+    : file_(std::move(other.file_)), fd_(other.fd_), lines_(other.lines_) {
+  other.fd_ = -1;
+}
+
+TranscriptWriter& TranscriptWriter::operator=(TranscriptWriter&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    file_ = std::move(other.file_);
+    fd_ = other.fd_;
+    lines_ = other.lines_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+TranscriptWriter::~TranscriptWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<void> TranscriptWriter::append(Direction dir, std::string_view bytes) {
+  std::string line = canonical_line(dir, bytes);
+  line += '\n';
+  std::string_view rest = line;
+  while (!rest.empty()) {
+    ssize_t n = ::write(fd_, rest.data(), rest.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error::unreadable(file_, fmt::format("cannot write line {}: {}", lines_ + 1, std::strerror(errno)));
+    }
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  ++lines_;
+  return {};
+}
+
+}  // namespace msptk
