@@ -1,3 +1,4 @@
+#include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/reader.hpp"
@@ -203,6 +204,45 @@ TEST(Scenario, ClassifiesPaths) {
   EXPECT_EQ(files->legs[0].filename(), "model-command-legs.ndjson");
   EXPECT_FALSE(classify_path("/nonexistent"));
   EXPECT_EQ(list_corpus(test::shared_transcripts())->size(), 37u);
+}
+
+}  // namespace
+}  // namespace msptk
+
+namespace msptk {
+namespace {
+
+Envelope env(const char* text) {
+  static std::vector<boost::json::value> keep;  // classify() points into the value
+  keep.push_back(boost::json::parse(text));
+  return classify(keep.back());
+}
+
+TEST(Correlator, PairsResponsesWithRequestsPerDirection) {
+  Correlator c;
+  EXPECT_EQ(c.observe(Direction::client, env(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})"), 1).status,
+            Correlator::Status::ok);
+  // The server's own request id 1 lives in a separate space.
+  EXPECT_EQ(c.observe(Direction::server, env(R"({"jsonrpc":"2.0","id":1,"method":"approval/request"})"), 2).status,
+            Correlator::Status::ok);
+  auto answer = c.observe(Direction::server, env(R"({"jsonrpc":"2.0","id":1,"result":{}})"), 3);
+  ASSERT_EQ(answer.status, Correlator::Status::ok);
+  ASSERT_NE(answer.answered, nullptr);
+  EXPECT_EQ(answer.answered->method, "initialize");
+  EXPECT_EQ(answer.answered->line, 1u);
+  EXPECT_EQ(c.observe(Direction::server, env(R"({"jsonrpc":"2.0","id":1,"result":{}})"), 4).status,
+            Correlator::Status::unmatched);
+  ASSERT_EQ(c.in_flight().size(), 1u);
+  EXPECT_EQ(c.in_flight()[0].method, "approval/request");
+}
+
+TEST(Correlator, FlagsAnIdReusedWhileInFlight) {
+  Correlator c;
+  c.observe(Direction::client, env(R"({"jsonrpc":"2.0","id":"a","method":"x"})"), 1);
+  auto dup = c.observe(Direction::client, env(R"({"jsonrpc":"2.0","id":"a","method":"y"})"), 2);
+  EXPECT_EQ(dup.status, Correlator::Status::duplicate_id);
+  ASSERT_NE(dup.previous, nullptr);
+  EXPECT_EQ(dup.previous->line, 1u);
 }
 
 }  // namespace
