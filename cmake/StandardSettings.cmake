@@ -1,20 +1,28 @@
-# Interface targets carrying warnings and sanitizer flags; every msptk target links them.
-add_library(msptk_settings INTERFACE)
-target_compile_options(msptk_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+# Build settings shared by every msptk target.
+#
+# msptk_warnings carries warnings and sanitizer flags: linked PRIVATE, so they never reach a
+# user's project through the installed package.
+add_library(msptk_warnings INTERFACE)
+target_compile_options(msptk_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
 if(MSPTK_WERROR)
-  target_compile_options(msptk_settings INTERFACE -Werror)
+  target_compile_options(msptk_warnings INTERFACE -Werror)
 endif()
 if(MSPTK_SANITIZE)
-  target_compile_options(msptk_settings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
-  target_link_options(msptk_settings INTERFACE -fsanitize=address,undefined)
+  target_compile_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined)
 endif()
-target_include_directories(msptk_settings INTERFACE
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
 
-# msptk_module(NAME SOURCES... DEPS ...): a static library msptk_NAME with alias msptk::NAME.
+# msptk_module(NAME SOURCES ... DEPS ...): the static library msptk_NAME (alias msptk::NAME),
+# with the public headers of include/, installed and exported as part of msptk::msptk.
 function(msptk_module name)
   cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
   add_library(msptk_${name} STATIC ${M_SOURCES})
   add_library(msptk::${name} ALIAS msptk_${name})
-  target_link_libraries(msptk_${name} PUBLIC msptk_settings ${M_DEPS})
+  set_target_properties(msptk_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+  target_compile_features(msptk_${name} PUBLIC cxx_std_20)
+  target_include_directories(msptk_${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(msptk_${name} PUBLIC ${M_DEPS} PRIVATE $<BUILD_INTERFACE:msptk_warnings>)
+  set_property(GLOBAL APPEND PROPERTY MSPTK_MODULES msptk_${name})
 endfunction()

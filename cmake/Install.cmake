@@ -1,0 +1,31 @@
+# The installable package: `find_package(msptk)` gives msptk::msptk (every module library),
+# plus a pkg-config file, the public headers and the msptk binary.
+include(CMakePackageConfigHelpers)
+
+get_property(msptk_modules GLOBAL PROPERTY MSPTK_MODULES)
+add_library(msptk_all INTERFACE)
+set_target_properties(msptk_all PROPERTIES EXPORT_NAME msptk)
+target_link_libraries(msptk_all INTERFACE ${msptk_modules})
+add_library(msptk::msptk ALIAS msptk_all)
+
+install(TARGETS ${msptk_modules} msptk_all EXPORT msptkTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS msptk RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/msptk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT msptkTargets NAMESPACE msptk:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/msptkConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/msptkConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/msptkConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/msptkConfig.cmake ${PROJECT_BINARY_DIR}/msptkConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
+
+# pkg-config: link order is the reverse of the dependency order (users first, transcript last).
+set(msptk_pc_libs "")
+list(REVERSE msptk_modules)
+foreach(module ${msptk_modules})
+  string(APPEND msptk_pc_libs " -l${module}")
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/msptk.pc.in ${PROJECT_BINARY_DIR}/msptk.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/msptk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
