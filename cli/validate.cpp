@@ -76,11 +76,14 @@ Runner setup_validate(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("validate", "Check scenarios, corpora and transcript files against the MSP format rules");
   sub->footer(
       "Each finding prints as FILE:LINE: error|warning|note: message [rule-id]; --list-rules shows every rule.\n"
-      "Exit status: 0 no errors, 1 errors found, 2 usage error, 3 unreadable input.");
+      "Exit status: 0 no errors, 1 errors found, 2 usage error, 3 unreadable input.\n"
+      "Example: msptk validate corpus/ --stable-manifest ../shared/msp-corpus/stable/manifest.json");
   sub->add_option("PATH", cli->paths,
-                  "A scenario folder, a corpus folder (every subfolder with a manifest.json) or a transcript file");
+                  "A scenario folder, a corpus folder (every subfolder with a manifest.json) or a transcript file")
+      ->type_name("");
   sub->add_option("--format", cli->format, "Output format: text (default) or json (see docs/validate-json.md)")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("FORMAT");
   sub->add_option("--registry", cli->registries,
                   "A JSON array of extra allowed normalize paths (adds to the built-in registry; repeatable)")
       ->type_name("FILE");

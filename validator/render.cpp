@@ -43,7 +43,8 @@ void render_text(const ValidationReport& report, std::ostream& out, std::ostream
     for (const Finding& finding : scenario.findings) out << render(finding) << "\n";
   }
   for (const Finding& finding : report.corpus_findings) out << render(finding) << "\n";
-  out << summary_line(report.summary()) << "\n";
+  // A run that found nothing to validate (a bad PATH) says so on stderr only.
+  if (!report.scenarios.empty() || report.problems.empty()) out << summary_line(report.summary()) << "\n";
 }
 
 void render_json(const ValidationReport& report, std::ostream& out) {

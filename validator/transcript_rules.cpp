@@ -88,6 +88,7 @@ std::string describe_response(const json::value& value, const Envelope& envelope
 }  // namespace
 
 void TranscriptChecker::add(Severity severity, std::size_t line, std::string rule, std::string message) {
+  if (rule == "session.initialize-first") initialize_first_reported_ = true;
   findings_.push_back(Finding{severity, ctx_.file, line, std::move(rule), std::move(message)});
 }
 
@@ -342,7 +343,7 @@ void TranscriptChecker::finish() {
     pending_.pop_front();
   }
   if (!ctx_.session_rules) return;
-  if (!seen_initialize_) {
+  if (!seen_initialize_ && !initialize_first_reported_) {
     add(Severity::error, first_client_line_ == 0 ? 1 : first_client_line_, "session.initialize-first",
         "the client never sends initialize (the first client message is initialize)");
   }

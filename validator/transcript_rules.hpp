@@ -72,6 +72,7 @@ class TranscriptChecker {
   std::map<std::pair<Direction, std::string>, std::size_t> answered_;  // (requester, id) -> response line
   std::map<std::string, std::size_t> before_initialize_;               // client request id -> line
   bool seen_initialize_ = false, seen_initialized_ = false;
+  bool initialize_first_reported_ = false;  // one root cause, one finding
   std::size_t first_client_line_ = 0;
 };
 
