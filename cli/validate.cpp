@@ -86,7 +86,8 @@ Runner setup_validate(CLI::App& app) {
       ->type_name("FORMAT");
   sub->add_option("--registry", cli->registries,
                   "A JSON array of extra allowed normalize paths (adds to the built-in registry; repeatable)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->allow_extra_args(false);  // one FILE per --registry, so PATHs after it stay PATHs
   sub->add_option("--stable-manifest", cli->stable_manifest,
                   "The stable bundle's manifest.json: a scenario fingerprint that differs is a staleness warning")
       ->type_name("FILE");

@@ -31,13 +31,18 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// The name of the folder `path` designates ("corpus/x/" and "." included).
+// The name of the folder `path` designates ("corpus/x/" is "x"; "." and ".." are resolved).
 std::string folder_name(const fs::path& path) {
-  std::error_code ec;
-  fs::path canonical = fs::weakly_canonical(path, ec);
-  if (ec) canonical = path.lexically_normal();
-  if (!canonical.has_filename()) canonical = canonical.parent_path();
-  return canonical.filename().string();
+  fs::path p = path.lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  std::string name = p.filename().string();
+  if (name.empty() || name == "." || name == "..") {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    if (!canonical.has_filename()) canonical = canonical.parent_path();
+    name = canonical.filename().string();
+  }
+  return name;
 }
 
 ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options, ManifestFacts* facts) {
