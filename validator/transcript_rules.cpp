@@ -213,7 +213,7 @@ void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& 
   }
   if (!problem.empty()) {
     add(Severity::error, frame.line, "frame.rejection",
-        fmt::format("answers the client frame of line {} (which {}) with {}; seed 000 requires {}", pending.line,
+        fmt::format("answers the client frame of line {}, which {}, with {}; seed 000 requires {}", pending.line,
                     pending.what.substr(std::string_view("client frame ").size()), describe_response(value, envelope),
                     problem));
   }
