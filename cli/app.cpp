@@ -25,7 +25,7 @@ int run(int argc, const char* const* argv, Streams io) {
     Runner runner = setup(app);
     verbs.emplace_back(app.get_subcommands({}).back(), std::move(runner));
   };
-  (void)add;  // each verb registers itself below
+  add(&setup_validate);
 
   try {
     app.parse(argc, argv);

@@ -24,6 +24,9 @@ using Runner = std::function<int(Streams)>;
 // Prints "msptk: error: <message>" to err and returns the exit code of the error's kind.
 int report_error(Streams io, const Error& error);
 
+// The verbs (one file each).
+Runner setup_validate(CLI::App& app);
+
 // Runs the command line; main() only calls this.
 int run(int argc, const char* const* argv, Streams io);
 

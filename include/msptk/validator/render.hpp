@@ -1,0 +1,21 @@
+// Renderers of a ValidationReport. The text form is one line per finding,
+//   FILE:LINE: error|warning|note: message [rule-id]
+// then the summary line
+//   N scenarios: N ok, N failed (E errors, W warnings)
+// Infrastructure problems are written to the error stream as `msptk: error: …`.
+// The JSON form (docs/validate-json.md) carries the same data as one document.
+#pragma once
+
+#include "msptk/validator/report.hpp"
+
+#include <ostream>
+
+namespace msptk {
+
+void render_text(const ValidationReport& report, std::ostream& out, std::ostream& err);
+void render_json(const ValidationReport& report, std::ostream& out);
+
+// The summary line, without a newline.
+std::string summary_line(const ValidationSummary& summary);
+
+}  // namespace msptk

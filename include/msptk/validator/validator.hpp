@@ -1,0 +1,45 @@
+// The validator checks scenarios, corpora and transcript files against the rules of the MSP
+// transcript format (FORMAT.md and seed 000) and returns a ValidationReport. Rule groups:
+//   file.*      each line of a transcript file (JSON object with dir and raw, UTF-8, LF)
+//   frame.*     each frame's raw bytes (JSON-RPC 2.0 envelope, CR, newline, size limit); a
+//               client frame breaking one is legal when the server's next response rejects it
+//               as seed 000 says (-32700 parse error with id null, -32002 inputTooLarge with
+//               data.limitBytes, -32600 invalidRequest)
+//   session.*   the main transcript's handshake and request/response pairing (not legs)
+//   manifest.*  manifest.json alone and against its folder, transcript and the Registry
+//   corpus.*    across scenarios: unique ids, fingerprint staleness
+// The whole catalogue with statements is in rules.hpp.
+//
+// Validation reads transcripts line by line (never a whole file) and never throws; anything
+// it cannot read becomes a problem in the report, so one bad scenario does not hide the rest.
+#pragma once
+
+#include "msptk/normalizer/registry.hpp"
+#include "msptk/transcript/scenario.hpp"
+#include "msptk/validator/report.hpp"
+#include "msptk/validator/schema_index.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msptk {
+
+struct ValidateOptions {
+  Registry registry = Registry::builtin();      // allowed normalize paths
+  std::optional<std::string> stable_fingerprint;  // from --stable-manifest: enables staleness
+  std::optional<SchemaIndex> schema;              // from --schema: enables method/enum lookups
+};
+
+// Validates every PATH (scenario folder, corpus folder, or transcript file) and the corpus
+// rules across all of them.
+ValidationReport validate_paths(const std::vector<std::filesystem::path>& paths, const ValidateOptions& options);
+
+// Validates one scenario folder or one transcript file (corpus rules excepted).
+ScenarioReport validate_scenario(const std::filesystem::path& path, const ValidateOptions& options);
+
+// Reads the "fingerprint" member of a stable bundle manifest (stable/manifest.json).
+Result<std::string> read_stable_fingerprint(const std::filesystem::path& file);
+
+}  // namespace msptk

@@ -1,0 +1,309 @@
+#include "../../validator/json_locate.hpp"
+#include "msptk/transcript/manifest.hpp"
+#include "msptk/validator/render.hpp"
+#include "msptk/validator/rules.hpp"
+#include "msptk/validator/schema_index.hpp"
+#include "msptk/validator/validator.hpp"
+#include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace msptk {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+constexpr const char* kStable = "sha256:7c94f153c41659cb3f1bd3c3e04438be254644cb2a97d65d48edc7449b74858a";
+
+std::size_t count_rule(const ScenarioReport& report, std::string_view rule) {
+  std::size_t n = 0;
+  for (const Finding& f : report.findings) n += f.rule == rule;
+  return n;
+}
+
+// A small valid scenario: handshake, then a session/start answered.
+const char* const kTranscript =
+    R"({"dir":"client","raw":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"clientInfo\":{\"name\":\"t\",\"version\":\"0\"}}}"})"
+    "\n"
+    R"({"dir":"server","raw":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"platformOs\":\"linux\"}}"})"
+    "\n"
+    R"({"dir":"client","raw":"{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}"})"
+    "\n"
+    R"({"dir":"client","raw":"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/start\",\"params\":{\"commandId\":\"c1\"}}"})"
+    "\n"
+    R"({"dir":"server","raw":"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"session\":{\"status\":\"idle\"}}}"})"
+    "\n";
+
+Manifest small_manifest(const std::string& name) {
+  Manifest m;
+  m.scenario = name;
+  m.provenance = "hand-authored";
+  m.fingerprint = kStable;
+  m.transports = {"stdio"};
+  m.normalize = {"id"};
+  m.source = {SourceRange{"1-3", "seed 000 handshake", 1, 3}, SourceRange{"4-5", "session/start", 4, 5}};
+  return m;
+}
+
+fs::path make_scenario(const fs::path& parent, const std::string& name, const std::string& transcript = kTranscript) {
+  fs::create_directories(parent / name);
+  test::write_text(parent / name / "transcript.ndjson", transcript);
+  EXPECT_TRUE(write_manifest(parent / name / "manifest.json", small_manifest(name)));
+  return parent / name;
+}
+
+TEST(Validator, PublicCorpusValidatesWithoutErrors) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  const ValidationReport report = validate_paths({test::shared_transcripts()}, ValidateOptions{});
+  const ValidationSummary s = report.summary();
+  EXPECT_EQ(s.scenarios, 37u);
+  EXPECT_EQ(s.ok, 37u);
+  EXPECT_EQ(s.errors, 0u);
+  EXPECT_EQ(s.problems, 0u);
+  EXPECT_EQ(report.exit_code(), 0);
+  for (const ScenarioReport& scenario : report.scenarios)
+    for (const Finding& f : scenario.findings) ADD_FAILURE() << render(f);
+}
+
+TEST(Validator, PublicCorpusWithSchemaAndStableManifest) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  ValidateOptions options;
+  auto schema = SchemaIndex::load(test::shared_corpus() / "stable" / "msp.schema.json");
+  ASSERT_TRUE(schema) << schema.error().render();
+  options.schema = std::move(*schema);
+  auto stable = read_stable_fingerprint(test::shared_corpus() / "stable" / "manifest.json");
+  ASSERT_TRUE(stable);
+  EXPECT_EQ(*stable, kStable);
+  options.stable_fingerprint = *stable;
+  const ValidationReport report = validate_paths({test::shared_transcripts()}, options);
+  const ValidationSummary s = report.summary();
+  EXPECT_EQ(s.errors, 0u);
+  EXPECT_EQ(s.notes, 2u);     // the two sdk-tolerance scenarios: an unknown item kind, an unknown method
+  EXPECT_EQ(s.warnings, 3u);  // three stale fingerprints, one warning each
+  ASSERT_EQ(report.corpus_findings.size(), 3u);
+  EXPECT_NE(report.corpus_findings[0].message.find("stale pin in 28 scenarios"), std::string::npos);
+  for (const ScenarioReport& scenario : report.scenarios) {
+    for (const Finding& f : scenario.findings) {
+      EXPECT_EQ(f.severity, Severity::note) << render(f);
+      EXPECT_EQ(scenario.scenario.rfind("tolerance-", 0), 0u) << render(f);
+    }
+  }
+}
+
+TEST(Validator, OwnCorpusIsValidAndPinnedToTheStableBundle) {
+  const fs::path corpus = test::source_dir() / "corpus";
+  ValidateOptions options;
+  options.stable_fingerprint = kStable;
+  const ValidationReport report = validate_paths({corpus}, options);
+  EXPECT_GE(report.scenarios.size(), 6u);
+  EXPECT_EQ(report.exit_code(), 0);
+  EXPECT_TRUE(report.corpus_findings.empty());
+  for (const ScenarioReport& scenario : report.scenarios) {
+    for (const Finding& f : scenario.findings) ADD_FAILURE() << render(f);
+    auto manifest = read_manifest(corpus / scenario.scenario / "manifest.json");
+    ASSERT_TRUE(manifest);
+    EXPECT_EQ(manifest->manifest.provenance, "hand-authored") << scenario.scenario;
+    EXPECT_EQ(manifest->manifest.id_seed, 7);
+    EXPECT_EQ(manifest->manifest.clock_start_ms, 1754590931000);
+    ASSERT_FALSE(manifest->manifest.source.empty());
+    bool cites_seed = false;
+    for (const SourceRange& s : manifest->manifest.source) cites_seed = cites_seed || s.cite.find("seed 000") == 0;
+    EXPECT_TRUE(cites_seed) << scenario.scenario;
+  }
+}
+
+// Each rule of the catalogue is pinned by a golden case whose stdout shows it, and every rule
+// id a golden case shows is in the catalogue.
+TEST(Validator, EveryRuleHasAGoldenCase) {
+  const fs::path suite = test::source_dir() / "tests" / "golden" / "validate";
+  std::set<std::string> shown;
+  for (const auto& entry : fs::directory_iterator(suite)) {
+    if (entry.path().filename() == "list-rules") continue;
+    std::istringstream out(test::read_text(entry.path() / "stdout"));
+    for (std::string line; std::getline(out, line);) {
+      const bool finding = line.find(": error: ") != std::string::npos || line.find(": warning: ") != std::string::npos ||
+                           line.find(": note: ") != std::string::npos;
+      const std::size_t open = line.rfind(" [");
+      if (finding && open != std::string::npos && line.back() == ']') shown.insert(line.substr(open + 2, line.size() - open - 3));
+    }
+  }
+  for (const RuleInfo& rule : rule_catalogue()) EXPECT_TRUE(shown.count(std::string(rule.id))) << rule.id;
+  for (const std::string& id : shown) EXPECT_NE(find_rule(id), nullptr) << id;
+}
+
+TEST(Validator, BrokenCopyOfACorpusScenarioNamesRuleAndLine) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  TempDir tmp;
+  const fs::path copy = tmp / "renamed";
+  fs::copy(test::shared_transcripts() / "framing-tolerance-cr-input", copy);
+  const ScenarioReport report = validate_scenario(copy, ValidateOptions{});
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].rule, "manifest.scenario");
+  EXPECT_EQ(report.findings[0].line, 4u);
+  EXPECT_FALSE(report.ok());
+}
+
+TEST(Validator, RejectionSettledByIdAndByLaterResponse) {
+  TempDir tmp;
+  // An invalid envelope (no jsonrpc) with id 3, rejected with -32600 id 3: legal.
+  std::string t = kTranscript;
+  t += R"({"dir":"client","raw":"{\"id\":3,\"method\":\"x\"}"})" "\n";
+  t += R"({"dir":"server","raw":"{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32600,\"message\":\"invalid\"}}"})" "\n";
+  const ScenarioReport ok = validate_scenario(make_scenario(tmp.path(), "ok", t), ValidateOptions{});
+  EXPECT_TRUE(ok.findings.empty()) << (ok.findings.empty() ? "" : render(ok.findings[0]));
+  // Not JSON, then a request answered before any rejection: the frame is reported.
+  std::string u = kTranscript;
+  u += R"({"dir":"client","raw":"{oops"})" "\n";
+  u += R"({"dir":"client","raw":"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"x\"}"})" "\n";
+  u += R"({"dir":"server","raw":"{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}"})" "\n";
+  const ScenarioReport bad = validate_scenario(make_scenario(tmp.path(), "bad", u), ValidateOptions{});
+  ASSERT_EQ(bad.findings.size(), 1u);
+  EXPECT_EQ(bad.findings[0].rule, "frame.json");
+  EXPECT_EQ(bad.findings[0].line, 6u);
+  EXPECT_NE(bad.findings[0].message.find("later request of line 7"), std::string::npos);
+}
+
+TEST(Validator, SourceRangeUsesTheTranscriptLength) {
+  TempDir tmp;
+  const fs::path dir = make_scenario(tmp.path(), "short");
+  Manifest m = small_manifest("short");
+  m.source.push_back(SourceRange{"6", "past the end", 6, 6});
+  ASSERT_TRUE(write_manifest(dir / "manifest.json", m));
+  const ScenarioReport report = validate_scenario(dir, ValidateOptions{});
+  EXPECT_EQ(count_rule(report, "manifest.source-range"), 1u);
+}
+
+TEST(Validator, RegistryExtensionAllowsANormalizePath) {
+  TempDir tmp;
+  const fs::path dir = make_scenario(tmp.path(), "norm");
+  Manifest m = small_manifest("norm");
+  m.normalize = {"id", "result.items[].id"};
+  ASSERT_TRUE(write_manifest(dir / "manifest.json", m));
+  ValidateOptions options;
+  EXPECT_EQ(count_rule(validate_scenario(dir, options), "manifest.normalize-registry"), 1u);
+  ASSERT_TRUE(options.registry.add("result.items[].id"));
+  EXPECT_EQ(count_rule(validate_scenario(dir, options), "manifest.normalize-registry"), 0u);
+}
+
+TEST(Validator, UnreadableTranscriptIsAProblemNotAFinding) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads files whatever their mode";
+  TempDir tmp;
+  const fs::path dir = make_scenario(tmp.path(), "locked");
+  fs::permissions(dir / "transcript.ndjson", fs::perms::none);
+  const ValidationReport report = validate_paths({dir}, ValidateOptions{});
+  ASSERT_EQ(report.scenarios.size(), 1u);
+  ASSERT_EQ(report.scenarios[0].problems.size(), 1u);
+  EXPECT_NE(report.scenarios[0].problems[0].message.find("cannot open"), std::string::npos);
+  EXPECT_EQ(report.exit_code(), 3);
+}
+
+TEST(Validator, SameFolderGivenTwiceIsValidatedOnce) {
+  TempDir tmp;
+  const fs::path dir = make_scenario(tmp.path(), "once");
+  const ValidationReport report = validate_paths({dir, tmp.path()}, ValidateOptions{});
+  EXPECT_EQ(report.scenarios.size(), 1u);
+  EXPECT_EQ(report.exit_code(), 0);
+}
+
+TEST(ValidationReport, SummaryAndExitCode) {
+  ValidationReport report;
+  report.scenarios.push_back(ScenarioReport{"a", "a", {{Severity::warning, "a/t", 1, "session.unanswered", "w"}}, {}});
+  report.scenarios.push_back(ScenarioReport{"b", "b", {{Severity::error, "b/t", 2, "frame.json", "e"},
+                                                       {Severity::note, "b/t", 3, "frame.unknown-method", "n"}}, {}});
+  ValidationSummary s = report.summary();
+  EXPECT_EQ(summary_line(s), "2 scenarios: 1 ok, 1 failed (1 error, 1 warning)");
+  EXPECT_EQ(s.notes, 1u);
+  EXPECT_EQ(report.exit_code(), 1);
+  report.problems.push_back(Error::unreadable("x", "no such file or folder"));
+  EXPECT_EQ(report.exit_code(), 3);
+  EXPECT_EQ(render(report.scenarios[1].findings[0]), "b/t:2: error: e [frame.json]");
+}
+
+TEST(ValidationReport, JsonRendererCarriesTheFindings) {
+  ValidationReport report;
+  report.scenarios.push_back(ScenarioReport{"b", "b", {{Severity::error, "b/t", 2, "frame.json", "e"}}, {}});
+  std::ostringstream out;
+  render_json(report, out);
+  const boost::json::value doc = boost::json::parse(out.str());
+  EXPECT_EQ(doc.at("summary").at("errors").as_int64(), 1);
+  EXPECT_EQ(doc.at("exitCode").as_int64(), 1);
+  const auto& finding = doc.at("scenarios").at(0).at("findings").at(0);
+  EXPECT_EQ(finding.at("rule").as_string(), "frame.json");
+  EXPECT_EQ(finding.at("line").as_int64(), 2);
+  EXPECT_EQ(doc.at("scenarios").at(0).at("status").as_string(), "failed");
+}
+
+TEST(JsonLocate, FindsMembersElementsAndTheirParents) {
+  const std::string text = "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": [\n      {\"d\": 1},\n      {\n        \"d\": 2\n      }\n    ]\n  }\n}\n";
+  EXPECT_EQ(detail::line_of_path(text, ""), 1u);
+  EXPECT_EQ(detail::line_of_path(text, "a"), 2u);
+  EXPECT_EQ(detail::line_of_path(text, "b.c"), 4u);
+  EXPECT_EQ(detail::line_of_path(text, "b.c[0].d"), 5u);
+  EXPECT_EQ(detail::line_of_path(text, "b.c[1].d"), 7u);
+  EXPECT_EQ(detail::line_of_path(text, "b.c[1].missing"), 6u);  // the object it belongs in
+  EXPECT_EQ(detail::line_of_path(text, "zzz"), 1u);
+  EXPECT_EQ(detail::line_of_path("{\"s\": \"a\\\"b\",\n\"t\": 1}", "t"), 2u);  // escaped quotes
+  EXPECT_EQ(detail::line_of_path("{\"a\": [1, 2", "a[1]"), 1u);                 // truncated text
+}
+
+boost::json::value tiny_bundle() {
+  return boost::json::parse(R"({
+    "$defs": {
+      "Kind": {"enum": ["a", "b"], "type": "string", "x-msp-openness": "open"},
+      "Mode": {"enum": ["x"], "type": "string", "x-msp-openness": "closed"},
+      "Item": {"properties": {"kind": {"$ref": "#/$defs/Kind"}, "mode": {"anyOf": [{"$ref": "#/$defs/Mode"}, {"type": "null"}]}}, "type": "object"},
+      "Params": {"properties": {"items": {"items": {"$ref": "#/$defs/Item"}, "type": "array"}}, "type": "object"}
+    },
+    "methods": {"do": {"params": {"$ref": "#/$defs/Params"}, "result": {"$ref": "#/$defs/Item"}}},
+    "requests": {"ask": {}},
+    "notifications": {"done": {"params": {"$ref": "#/$defs/Item"}}}
+  })");
+}
+
+TEST(SchemaIndex, KnowsMethodsPerTable) {
+  auto index = SchemaIndex::from_json(tiny_bundle());
+  ASSERT_TRUE(index);
+  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::client, FrameKind::request), "do"));
+  EXPECT_FALSE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::request), "do"));
+  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::request), "ask"));
+  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::notification), "done"));
+  EXPECT_FALSE(index->knows(SchemaIndex::Table::notifications, "session/auraChanged"));
+}
+
+TEST(SchemaIndex, FindsUnknownEnumValuesThroughRefsItemsAndAnyOf) {
+  auto index = SchemaIndex::from_json(tiny_bundle());
+  ASSERT_TRUE(index);
+  const auto params = boost::json::parse(R"({"items": [{"kind": "a", "mode": null}, {"kind": "c", "mode": "y"}]})");
+  const auto unknown = index->unknown_params_enums(SchemaIndex::Table::client_requests, "do", params);
+  ASSERT_EQ(unknown.size(), 2u);
+  EXPECT_EQ(unknown[0].location, "params.items[1].kind");
+  EXPECT_EQ(unknown[0].enum_name, "Kind");
+  EXPECT_TRUE(unknown[0].open);
+  EXPECT_EQ(unknown[1].location, "params.items[1].mode");
+  EXPECT_FALSE(unknown[1].open);
+  const auto result = boost::json::parse(R"({"kind": "b"})");
+  EXPECT_TRUE(index->unknown_result_enums(SchemaIndex::Table::client_requests, "do", result).empty());
+}
+
+TEST(SchemaIndex, RefusesWhatIsNotABundle) {
+  auto index = SchemaIndex::from_json(boost::json::parse(R"({"$defs": {}})"), "s.json");
+  ASSERT_FALSE(index);
+  EXPECT_EQ(index.error().rule, "schema.bundle");
+  EXPECT_EQ(index.error().file, "s.json");
+}
+
+TEST(SchemaIndex, SurvivesACyclicRef) {
+  auto index = SchemaIndex::from_json(boost::json::parse(R"({
+    "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+    "methods": {"m": {"params": {"$ref": "#/$defs/A"}}}, "requests": {}, "notifications": {}})"));
+  ASSERT_TRUE(index);
+  EXPECT_TRUE(index->unknown_params_enums(SchemaIndex::Table::client_requests, "m", boost::json::parse("{}")).empty());
+}
+
+}  // namespace
+}  // namespace msptk

@@ -1,0 +1,61 @@
+#include "manifest_rules.hpp"
+
+#include "json_locate.hpp"
+#include "msptk/normalizer/path.hpp"
+
+#include <fmt/format.h>
+
+namespace msptk::detail {
+
+namespace json = boost::json;
+
+void check_manifest(const ManifestContext& ctx, std::vector<Finding>& out) {
+  auto add = [&](std::string_view member, std::string rule, std::string message) {
+    out.push_back(Finding{Severity::error, ctx.file, line_of_path(ctx.text, member), std::move(rule), std::move(message)});
+  };
+  for (const ManifestProblem& problem : ctx.parse->problems) add(problem.member, problem.rule, problem.message);
+
+  const json::object* obj = ctx.json->if_object();
+  if (!obj) return;
+  const Manifest& manifest = ctx.parse->manifest;
+  if (const json::value* scenario = obj->if_contains("scenario");
+      scenario && scenario->is_string() && manifest.scenario != ctx.folder_name) {
+    add("scenario", "manifest.scenario",
+        fmt::format("scenario \"{}\" differs from the folder name \"{}\"", manifest.scenario, ctx.folder_name));
+  }
+  if (const json::value* normalize = obj->if_contains("normalize"); normalize && normalize->is_array()) {
+    const json::array& paths = normalize->get_array();
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (!paths[i].is_string()) continue;  // manifest.type, reported above
+      const std::string member = fmt::format("normalize[{}]", i);
+      const std::string_view text = paths[i].get_string();
+      if (auto parsed = JsonPath::parse(text); !parsed) {
+        add(member, "manifest.normalize-path", parsed.error().message);
+      } else if (!ctx.registry->contains(text)) {
+        std::string allowed;
+        for (const JsonPath& p : ctx.registry->paths()) allowed += (allowed.empty() ? "" : ", ") + p.text();
+        add(member, "manifest.normalize-registry",
+            fmt::format("normalize path \"{}\" is not in the registry of allowed paths ({}); undeclared normalization "
+                        "is refused, extend the registry with --registry FILE",
+                        text, allowed));
+      }
+    }
+  }
+  const json::value* source = obj->if_contains("source");
+  if (ctx.transcript_lines && source && source->is_array()) {
+    // parse_manifest keeps one SourceRange per object entry, in order.
+    std::size_t k = 0;
+    const json::array& entries = source->get_array();
+    for (std::size_t i = 0; i < entries.size() && k < manifest.source.size(); ++i) {
+      if (!entries[i].is_object()) continue;
+      const SourceRange& range = manifest.source[k++];
+      if (range.last > *ctx.transcript_lines) {
+        add(fmt::format("source[{}].lines", i), "manifest.source-range",
+            fmt::format("source[{}].lines \"{}\" reaches line {}, but the transcript has {} lines", i, range.lines,
+                        range.last, *ctx.transcript_lines));
+      }
+    }
+  }
+}
+
+}  // namespace msptk::detail

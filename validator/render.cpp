@@ -1,0 +1,84 @@
+#include "msptk/validator/render.hpp"
+
+#include "msptk/transcript/json_io.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <fmt/format.h>
+
+namespace msptk {
+
+namespace json = boost::json;
+
+namespace {
+
+json::object finding_json(const Finding& f) {
+  return json::object{{"severity", to_string(f.severity)}, {"file", f.file}, {"line", f.line},
+                      {"rule", f.rule},                      {"message", f.message}};
+}
+
+json::object problem_json(const Error& e) {
+  json::object obj{{"file", e.file}, {"line", e.line}, {"message", e.message}};
+  obj["rule"] = e.rule.empty() ? json::value(nullptr) : json::value(e.rule);
+  return obj;
+}
+
+std::string_view status(const ScenarioReport& scenario) {
+  if (!scenario.problems.empty()) return "unreadable";
+  return scenario.ok() ? "ok" : "failed";
+}
+
+}  // namespace
+
+std::string summary_line(const ValidationSummary& s) {
+  return fmt::format("{} scenario{}: {} ok, {} failed ({} error{}, {} warning{})", s.scenarios,
+                     s.scenarios == 1 ? "" : "s", s.ok, s.failed, s.errors, s.errors == 1 ? "" : "s", s.warnings,
+                     s.warnings == 1 ? "" : "s");
+}
+
+void render_text(const ValidationReport& report, std::ostream& out, std::ostream& err) {
+  for (const Error& problem : report.problems) err << "msptk: error: " << problem.render() << "\n";
+  for (const ScenarioReport& scenario : report.scenarios) {
+    for (const Error& problem : scenario.problems) err << "msptk: error: " << problem.render() << "\n";
+    for (const Finding& finding : scenario.findings) out << render(finding) << "\n";
+  }
+  for (const Finding& finding : report.corpus_findings) out << render(finding) << "\n";
+  // A run that found nothing to validate (a bad PATH) says so on stderr only.
+  if (!report.scenarios.empty() || report.problems.empty()) out << summary_line(report.summary()) << "\n";
+}
+
+void render_json(const ValidationReport& report, std::ostream& out) {
+  json::array scenarios;
+  for (const ScenarioReport& scenario : report.scenarios) {
+    json::array findings, problems;
+    for (const Finding& f : scenario.findings) findings.push_back(finding_json(f));
+    for (const Error& e : scenario.problems) problems.push_back(problem_json(e));
+    scenarios.push_back(json::object{{"scenario", scenario.scenario},
+                                     {"path", scenario.path},
+                                     {"status", status(scenario)},
+                                     {"errors", scenario.count(Severity::error)},
+                                     {"warnings", scenario.count(Severity::warning)},
+                                     {"notes", scenario.count(Severity::note)},
+                                     {"findings", std::move(findings)},
+                                     {"problems", std::move(problems)}});
+  }
+  json::array corpus, problems;
+  for (const Finding& f : report.corpus_findings) corpus.push_back(finding_json(f));
+  for (const Error& e : report.problems) problems.push_back(problem_json(e));
+  const ValidationSummary s = report.summary();
+  json::object doc{{"formatVersion", 1},
+                   {"scenarios", std::move(scenarios)},
+                   {"corpusFindings", std::move(corpus)},
+                   {"problems", std::move(problems)},
+                   {"summary", json::object{{"scenarios", s.scenarios},
+                                            {"ok", s.ok},
+                                            {"failed", s.failed},
+                                            {"errors", s.errors},
+                                            {"warnings", s.warnings},
+                                            {"notes", s.notes},
+                                            {"problems", s.problems}}},
+                   {"exitCode", report.exit_code()}};
+  out << pretty(doc);
+}
+
+}  // namespace msptk

@@ -1,0 +1,377 @@
+#include "transcript_rules.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+namespace msptk::detail {
+
+namespace json = boost::json;
+
+namespace {
+
+// Which frame rule an invalid envelope breaks (mirrors the order of classify()).
+std::string envelope_rule(const json::value& value) {
+  const json::object* obj = value.if_object();
+  if (!obj) return "frame.object";
+  const json::value* version = obj->if_contains("jsonrpc");
+  if (!version || !version->is_string() || version->get_string() != "2.0") return "frame.jsonrpc";
+  const json::value* id = obj->if_contains("id");
+  if (id && !(id->is_string() || id->is_int64() || id->is_uint64() || id->is_null())) return "frame.envelope";
+  if (obj->contains("method") || !id) return "frame.envelope";
+  if (obj->contains("result") == obj->contains("error")) return "frame.response";
+  return "frame.error";
+}
+
+// The id a server can recover from a frame it will not parse whole: the first `"id":` member
+// holding an integer or a string. Used only for frames that are not JSON.
+std::optional<std::string> id_from_prefix(std::string_view raw) {
+  const std::size_t key = raw.find("\"id\"");
+  if (key == std::string_view::npos) return std::nullopt;
+  std::size_t i = key + 4;
+  auto skip = [&] {
+    while (i < raw.size() && std::isspace(static_cast<unsigned char>(raw[i]))) ++i;
+  };
+  skip();
+  if (i >= raw.size() || raw[i] != ':') return std::nullopt;
+  ++i;
+  skip();
+  std::size_t end = i;
+  if (end < raw.size() && raw[end] == '"') {
+    end = raw.find('"', end + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    ++end;
+  } else {
+    if (end < raw.size() && raw[end] == '-') ++end;
+    while (end < raw.size() && std::isdigit(static_cast<unsigned char>(raw[end]))) ++end;
+  }
+  boost::system::error_code ec;
+  json::value id = json::parse(raw.substr(i, end - i), ec);
+  if (ec || !(id.is_string() || id.is_int64() || id.is_uint64())) return std::nullopt;
+  return id_key(id);
+}
+
+std::optional<std::string> id_of(const json::value& value) {
+  const json::object* obj = value.if_object();
+  const json::value* id = obj ? obj->if_contains("id") : nullptr;
+  if (!id || !(id->is_string() || id->is_int64() || id->is_uint64())) return std::nullopt;
+  return id_key(*id);
+}
+
+const json::object* error_of(const json::value& value) {
+  const json::value* error = value.get_object().if_contains("error");
+  return error ? error->if_object() : nullptr;
+}
+
+std::int64_t error_code(const json::value& value) {
+  const json::object* error = error_of(value);
+  const json::value* code = error ? error->if_contains("code") : nullptr;
+  return code && code->is_int64() ? code->get_int64() : 0;
+}
+
+const json::value* error_data(const json::value& value, std::string_view member) {
+  const json::object* error = error_of(value);
+  const json::value* data = error ? error->if_contains("data") : nullptr;
+  return data && data->is_object() ? data->get_object().if_contains(member) : nullptr;
+}
+
+// "error -32600 with id null" / "a result with id 3".
+std::string describe_response(const json::value& value, const Envelope& envelope) {
+  const std::string id = id_key(*envelope.id);
+  if (!envelope.is_error) return fmt::format("a result with id {}", id);
+  return fmt::format("error {} with id {}", error_code(value), id);
+}
+
+}  // namespace
+
+void TranscriptChecker::add(Severity severity, std::size_t line, std::string rule, std::string message) {
+  if (rule == "session.initialize-first") initialize_first_reported_ = true;
+  findings_.push_back(Finding{severity, ctx_.file, line, std::move(rule), std::move(message)});
+}
+
+void TranscriptChecker::on_line(const Result<Frame>& item, const LineFacts& facts) {
+  if (!item && item.error().kind == ErrorKind::unreadable) {
+    problems_.push_back(item.error());
+    return;
+  }
+  const std::size_t line = item ? item->line : item.error().line;
+  if (facts.crlf) add(Severity::error, line, "file.crlf", "line ends with CR LF; transcript lines end with LF alone");
+  if (!facts.lf_terminated) add(Severity::error, line, "file.lf", "last line does not end with LF");
+  if (!item) {
+    add(Severity::error, line, item.error().rule, item.error().message);
+    return;
+  }
+  check_frame(*item);
+}
+
+void TranscriptChecker::check_frame(const Frame& frame) {
+  const bool client = frame.dir == Direction::client;
+  if (frame.exact_bytes) {
+    if (client) {
+      expect_rejection(frame, "file.utf8", "holds bytes that are not valid UTF-8 (kept in rawBase64)",
+                       Expect::parse_error, std::nullopt);
+    } else {
+      add(Severity::error, frame.line, "file.utf8", "server frame bytes are not valid UTF-8 (kept in rawBase64)");
+    }
+    return;
+  }
+  if (frame.raw.find('\n') != std::string::npos) {
+    add(Severity::error, frame.line, "frame.newline",
+        fmt::format("{} raw contains a raw LF byte: on the wire it would be two frames", to_string(frame.dir)));
+  }
+  if (!client && !frame.raw.empty() && frame.raw.back() == '\r') {
+    add(Severity::error, frame.line, "frame.server-cr", "server raw ends in CR (a server never emits one, seed 000)");
+  }
+  const auto size = static_cast<std::int64_t>(frame.raw.size());
+  if (size > ctx_.frame_limit) {
+    const std::string what = fmt::format("is {} bytes, over serverConfig.frameLimitBytes {}", size, ctx_.frame_limit);
+    if (client) {
+      boost::system::error_code ec;
+      json::value value = json::parse(frame.json_text(), ec);
+      expect_rejection(frame, "frame.too-large", what, Expect::too_large,
+                       ec ? id_from_prefix(frame.raw) : id_of(value));
+      return;
+    }
+    add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
+  }
+  boost::system::error_code ec;
+  json::value value = json::parse(frame.json_text(), ec);
+  if (ec) {
+    if (client) {
+      expect_rejection(frame, "frame.json", fmt::format("is not JSON ({})", ec.message()), Expect::parse_error,
+                       std::nullopt);
+    } else {
+      add(Severity::error, frame.line, "frame.json", fmt::format("server raw is not JSON: {}", ec.message()));
+    }
+    return;
+  }
+  const Envelope envelope = classify(value);
+  if (envelope.kind == FrameKind::invalid) {
+    if (client) {
+      expect_rejection(frame, envelope_rule(value), "is not a JSON-RPC 2.0 message: " + envelope.problem,
+                       Expect::invalid_request, id_of(value));
+    } else {
+      add(Severity::error, frame.line, envelope_rule(value), "server frame is not a JSON-RPC 2.0 message: " + envelope.problem);
+    }
+    return;
+  }
+  check_message(frame, value, envelope);
+}
+
+void TranscriptChecker::expect_rejection(const Frame& frame, std::string rule, std::string what, Expect expect,
+                                         std::optional<std::string> id) {
+  pending_.push_back(Pending{frame.line, std::move(rule), "client frame " + what, expect, std::move(id)});
+}
+
+bool TranscriptChecker::is_rejection(const Envelope& envelope) const {
+  if (pending_.empty() || envelope.kind != FrameKind::response) return false;
+  return envelope.id->is_null() || (pending_.front().id && *pending_.front().id == id_key(*envelope.id));
+}
+
+void TranscriptChecker::missing_rejection(const Pending& pending, const std::string& why) {
+  static constexpr std::string_view kExpected[] = {
+      "a parse error (-32700) with id null",
+      "invalidRequest (-32600)",
+      "inputTooLarge (-32002) with data.limitBytes, or a parse error (-32700) with id null",
+  };
+  add(Severity::error, pending.line, pending.rule,
+      fmt::format("{}; legal only when the server rejects it with {} (seed 000), but {}", pending.what,
+                  kExpected[static_cast<int>(pending.expect)], why));
+}
+
+void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& value, const Envelope& envelope) {
+  const Pending pending = pending_.front();
+  pending_.pop_front();
+  const bool id_null = envelope.id->is_null();
+  const std::int64_t code = envelope.is_error ? error_code(value) : 0;
+  std::string problem;
+  switch (pending.expect) {
+    case Expect::parse_error:
+      if (!(code == -32700 && id_null)) problem = "a parse error (-32700) with id null";
+      break;
+    case Expect::invalid_request:
+      if (code != -32600) problem = "invalidRequest (-32600)";
+      break;
+    case Expect::too_large:
+      if (code == -32002 && !id_null) {
+        const json::value* limit = error_data(value, "limitBytes");
+        if (!limit || !limit->is_number()) {
+          problem = fmt::format("inputTooLarge with data.limitBytes {}", ctx_.frame_limit);
+        } else if (!(limit->is_int64() && limit->get_int64() == ctx_.frame_limit)) {
+          add(Severity::error, frame.line, "frame.rejection",
+              fmt::format("inputTooLarge for the client frame of line {} gives data.limitBytes {}, not "
+                          "serverConfig.frameLimitBytes {}",
+                          pending.line, json::serialize(*limit), ctx_.frame_limit));
+        }
+      } else if (!(code == -32700 && id_null)) {
+        problem = "inputTooLarge (-32002) with the frame's id and data.limitBytes, or a parse error (-32700) with id null";
+      }
+      break;
+  }
+  if (!problem.empty()) {
+    add(Severity::error, frame.line, "frame.rejection",
+        fmt::format("answers the client frame of line {}, which {}, with {}; seed 000 requires {}", pending.line,
+                    pending.what.substr(std::string_view("client frame ").size()), describe_response(value, envelope),
+                    problem));
+  }
+}
+
+void TranscriptChecker::check_message(const Frame& frame, const json::value& value, const Envelope& envelope) {
+  if (frame.dir == Direction::server && is_rejection(envelope)) {
+    settle_rejection(frame, value, envelope);
+    return;
+  }
+  const Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, frame.line);
+  if (outcome.answered && outcome.answered->dir == Direction::client) {
+    // The server has answered a request sent after a broken client frame: no rejection came.
+    while (!pending_.empty() && pending_.front().line < outcome.answered->line) {
+      missing_rejection(pending_.front(),
+                        fmt::format("the server answers the later request of line {} (at line {}) without rejecting it",
+                                    outcome.answered->line, frame.line));
+      pending_.pop_front();
+    }
+  }
+  if (ctx_.session_rules) check_session(frame, value, envelope, outcome);
+  if (ctx_.schema) check_schema(frame, value, envelope, outcome);
+}
+
+void TranscriptChecker::check_session(const Frame& frame, const json::value& value, const Envelope& envelope,
+                                      const Correlator::Outcome& outcome) {
+  const std::size_t line = frame.line;
+  const std::string id = envelope.id ? id_key(*envelope.id) : std::string();
+  if (frame.dir == Direction::client) {
+    if (first_client_line_ == 0) first_client_line_ = line;
+    if (envelope.kind == FrameKind::request) {
+      answered_.erase({Direction::client, id});
+      if (!seen_initialize_) {
+        if (envelope.method == "initialize") {
+          seen_initialize_ = true;
+        } else {
+          before_initialize_.emplace(id, line);
+        }
+      }
+    } else if (envelope.kind == FrameKind::notification) {
+      if (!seen_initialize_) {
+        add(Severity::error, line, "session.initialize-first",
+            fmt::format("client notification {} before initialize (the first client message is initialize)",
+                        envelope.method));
+      } else if (envelope.method == "initialized") {
+        seen_initialized_ = true;
+      }
+    }
+  } else if (envelope.kind != FrameKind::response && !seen_initialized_) {
+    add(Severity::error, line, "session.before-initialized",
+        fmt::format("server {} {} before the client's {} (seed 000: the server sends no notifications or requests "
+                    "until the client's initialized)",
+                    to_string(envelope.kind), envelope.method, seen_initialize_ ? "initialized" : "initialize"));
+  }
+  if (frame.dir == Direction::server && envelope.kind == FrameKind::request) answered_.erase({Direction::server, id});
+
+  switch (outcome.status) {
+    case Correlator::Status::duplicate_id:
+      add(Severity::error, line, "session.duplicate-id",
+          fmt::format("{} request id {} is already in flight (sent at line {})", to_string(frame.dir), id,
+                      outcome.previous->line));
+      break;
+    case Correlator::Status::unmatched: {
+      const Direction requester = frame.dir == Direction::client ? Direction::server : Direction::client;
+      if (auto it = answered_.find({requester, id}); it != answered_.end()) {
+        add(Severity::error, line, "session.answered-twice",
+            fmt::format("response to {} request id {}, which was already answered at line {}", to_string(requester),
+                        id, it->second));
+      } else {
+        add(Severity::error, line, "session.unmatched-response",
+            fmt::format("{} response id {} answers no {} request in flight", to_string(frame.dir), id,
+                        to_string(requester)));
+      }
+      break;
+    }
+    default: break;
+  }
+  if (const Correlator::Request* request = outcome.answered) {
+    answered_[{request->dir, request->id}] = line;
+    auto early = before_initialize_.find(request->id);
+    if (request->dir == Direction::client && early != before_initialize_.end() && early->second == request->line) {
+      before_initialize_.erase(early);
+      const json::value* kind = envelope.is_error ? error_data(value, "kind") : nullptr;
+      const bool rejected = envelope.is_error && error_code(value) == -32600 && kind && kind->is_string() &&
+                            kind->get_string() == "notInitialized";
+      if (!rejected) {
+        add(Severity::error, request->line, "session.initialize-first",
+            fmt::format("request {} is sent before initialize, and the server's answer (line {}) is {}, not "
+                        "invalidRequest (-32600) with data.kind notInitialized",
+                        request->method, line, describe_response(value, envelope)));
+      }
+    }
+  }
+}
+
+void TranscriptChecker::check_schema(const Frame& frame, const json::value& value, const Envelope& envelope,
+                                     const Correlator::Outcome& outcome) {
+  const Severity severity = ctx_.sdk_tolerance ? Severity::note : Severity::warning;
+  auto report_enums = [&](const std::vector<UnknownEnumValue>& unknown) {
+    for (const UnknownEnumValue& u : unknown) {
+      add(severity, frame.line, "frame.unknown-enum",
+          fmt::format("{}: \"{}\" is not a value of the {} enum {} in the schema bundle", u.location, u.value,
+                      u.open ? "open" : "closed", u.enum_name));
+    }
+  };
+  const json::object& obj = value.get_object();
+  if (envelope.kind == FrameKind::request || envelope.kind == FrameKind::notification) {
+    const SchemaIndex::Table table = SchemaIndex::table_for(frame.dir, envelope.kind);
+    if (!ctx_.schema->knows(table, envelope.method)) {
+      add(severity, frame.line, "frame.unknown-method",
+          fmt::format("unknown method {}: not in the schema bundle's \"{}\" table", envelope.method,
+                      SchemaIndex::table_name(table)));
+    } else if (const json::value* params = obj.if_contains("params")) {
+      report_enums(ctx_.schema->unknown_params_enums(table, envelope.method, *params));
+    }
+  } else if (const Correlator::Request* request = outcome.answered; request && !envelope.is_error) {
+    const SchemaIndex::Table table = SchemaIndex::table_for(request->dir, FrameKind::request);
+    if (ctx_.schema->knows(table, request->method)) {
+      report_enums(ctx_.schema->unknown_result_enums(table, request->method, obj.at("result")));
+    }
+  }
+}
+
+void TranscriptChecker::finish() {
+  while (!pending_.empty()) {
+    missing_rejection(pending_.front(), "no server response rejects it");
+    pending_.pop_front();
+  }
+  if (!ctx_.session_rules) return;
+  if (!seen_initialize_ && !initialize_first_reported_) {
+    add(Severity::error, first_client_line_ == 0 ? 1 : first_client_line_, "session.initialize-first",
+        "the client never sends initialize (the first client message is initialize)");
+  }
+  for (const Correlator::Request& request : correlator_.in_flight()) {
+    auto early = before_initialize_.find(request.id);
+    if (request.dir == Direction::client && early != before_initialize_.end() && early->second == request.line) {
+      add(Severity::error, request.line, "session.initialize-first",
+          fmt::format("request {} is sent before initialize and never rejected with invalidRequest (-32600) "
+                      "data.kind notInitialized",
+                      request.method));
+    } else {
+      add(Severity::warning, request.line, "session.unanswered",
+          fmt::format("{} request {} id {} is never answered", to_string(request.dir), request.method, request.id));
+    }
+  }
+}
+
+std::size_t check_transcript_file(const TranscriptContext& ctx, std::vector<Finding>& findings,
+                                  std::vector<Error>& problems) {
+  auto reader = TranscriptReader::open(ctx.file);
+  if (!reader) {
+    problems.push_back(reader.error());
+    return 0;
+  }
+  TranscriptChecker checker(ctx, findings, problems);
+  while (auto item = reader->next()) checker.on_line(*item, reader->facts());
+  checker.finish();
+  return reader->line();
+}
+
+}  // namespace msptk::detail
