@@ -197,6 +197,8 @@ ManifestParse parse_manifest(const json::value& value) {
     if (const json::object* so = seeds->if_object()) {
       p.get_int(*so, "idSeed", "seeds.idSeed", m.id_seed);
       p.get_int(*so, "clockStartMs", "seeds.clockStartMs", m.clock_start_ms);
+      for (const auto& member : *so)
+        if (member.key() != "idSeed" && member.key() != "clockStartMs") m.seeds_extra.emplace(member.key(), member.value());
     } else {
       p.problem("seeds", "manifest.type", "\"seeds\" must be an object");
     }
@@ -261,7 +263,9 @@ json::value Manifest::to_json() const {
   json::array norm;
   for (const auto& n : normalize) norm.emplace_back(n);
   obj["normalize"] = std::move(norm);
-  obj["seeds"] = json::object{{"idSeed", id_seed}, {"clockStartMs", clock_start_ms}};
+  json::object seeds{{"idSeed", id_seed}, {"clockStartMs", clock_start_ms}};
+  for (const auto& member : seeds_extra) seeds.emplace(member.key(), member.value());
+  obj["seeds"] = std::move(seeds);
   json::array src;
   for (const auto& s : source) src.emplace_back(json::object{{"lines", s.lines}, {"cite", s.cite}});
   obj["source"] = std::move(src);

@@ -155,7 +155,7 @@ TEST(Manifest, PreservesUnknownMembersAndWritesAtomically) {
   auto parsed = parse_manifest(boost::json::parse(R"({"kind":"mspTranscript","schemaVersion":1,"scenario":"s",
     "provenance":"hand-authored","fingerprint":"sha256:0000000000000000000000000000000000000000000000000000000000000000",
     "viewSchemaVersion":1,"serverConfig":{"frameLimitBytes":1024,"other":true},"transports":["stdio"],
-    "normalize":["id"],"seeds":{"idSeed":7,"clockStartMs":1},"source":[{"lines":"1-2","cite":"x"}],
+    "normalize":["id"],"seeds":{"idSeed":7,"clockStartMs":1,"note":"kept"},"source":[{"lines":"1-2","cite":"x"}],
     "futureMember":{"a":[1,2]}})"));
   ASSERT_TRUE(parsed.problems.empty()) << parsed.problems[0].message;
   EXPECT_EQ(parsed.manifest.frame_limit_bytes, 1024);
@@ -164,6 +164,7 @@ TEST(Manifest, PreservesUnknownMembersAndWritesAtomically) {
   ASSERT_TRUE(again);
   EXPECT_EQ(boost::json::value(again->manifest.extra), boost::json::parse(R"({"futureMember":{"a":[1,2]}})"));
   EXPECT_TRUE(again->manifest.server_config_extra.contains("other"));
+  EXPECT_EQ(again->manifest.seeds_extra.at("note"), "kept");
   EXPECT_EQ(again->manifest.source.at(0).last, 2u);
   EXPECT_FALSE(std::filesystem::exists(tmp / "manifest.json.tmp"));
 }

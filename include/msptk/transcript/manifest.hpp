@@ -46,6 +46,7 @@ struct Manifest {
   std::vector<std::string> normalize;
   std::int64_t id_seed = kDefaultIdSeed;
   std::int64_t clock_start_ms = kDefaultClockStartMs;
+  boost::json::object seeds_extra;  // seeds members other than idSeed/clockStartMs (the corpus has `note`)
   std::vector<SourceRange> source;
   std::optional<boost::json::object> capture;  // written by `msptk record`
   boost::json::object extra;                   // unknown members, preserved
