@@ -24,6 +24,8 @@ using Runner = std::function<int(Streams)>;
 // Prints "msptk: error: <message>" to err and returns the exit code of the error's kind.
 int report_error(Streams io, const Error& error);
 
+Runner setup_record(CLI::App& app);
+
 // Runs the command line; main() only calls this.
 int run(int argc, const char* const* argv, Streams io);
 
