@@ -53,8 +53,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
       ->default_val(kDefaultClockStartMs);
   sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   sub->add_option("--fingerprint", options->fingerprint,
                   "schema fingerprint to pin when the host's initialize result carries none");
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
