@@ -57,7 +57,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--fingerprint", options->fingerprint,
                   "schema fingerprint to pin when the host's initialize result carries none");
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
-  sub->add_option("host", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell")
+  sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell")
       ->required();
   return [options](Streams io) { return run_record(*options, io); };
 }
