@@ -197,7 +197,10 @@ TEST(RecorderE2E, SigtermIsForwardedAndTheManifestFinished) {
   EXPECT_EQ(s.run.exit.code, 128 + SIGTERM);
   ASSERT_GE(s.recorded.size(), 6u);
   EXPECT_TRUE(std::equal(s.recorded.begin(), s.recorded.end(), script.begin()));
-  EXPECT_EQ(s.client.at("serverFramesMatched"), 3);
+  // What the client received is exactly what was recorded (at least the first three frames).
+  EXPECT_GE(s.client.at("serverFramesMatched").as_int64(), 3);
+  EXPECT_EQ(static_cast<std::int64_t>(only(s.recorded, Direction::server).size()),
+            s.client.at("serverFramesMatched").as_int64());
   expect_manifest_clean(s);
   EXPECT_EQ(capture(s).at("signalsForwarded"), (json::array{"SIGTERM"}));
   EXPECT_EQ(capture(s).at("exit").at("signal"), SIGTERM);
