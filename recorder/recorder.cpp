@@ -98,7 +98,9 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (auto ok = prepare_scenario_dir(options.out, options.force); !ok) return ok.error();
   const fs::path dir = options.out;
 
-  // Files first: no host runs unless there is somewhere to record it.
+  // Files first: no host runs unless there is somewhere to record it. With --force, old files
+  // are removed rather than truncated so the new ones get 0600 whatever the old ones had.
+  for (const char* name : {"transcript.ndjson", "manifest.json", "host-stderr.log"}) fs::remove(dir / name, ec);
   auto writer = TranscriptWriter::create(dir / "transcript.ndjson", kPrivateFile);
   if (!writer) {
     clean_up(dir, created_dir);

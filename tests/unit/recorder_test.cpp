@@ -389,6 +389,35 @@ TEST(Recorder, RecordWritesAPinnedManifestAroundTheSession) {
   EXPECT_EQ(test::read_text(tmp / "rec" / "host-stderr.log"), "log\n");
 }
 
+TEST(Recorder, ForceReplacesOldFilesWithPrivateOnes) {
+  test::TempDir tmp;
+  const fs::path dir = tmp / "rec";
+  fs::create_directory(dir);
+  test::write_text(dir / "transcript.ndjson", "old\n");
+  fs::permissions(dir / "transcript.ndjson", fs::perms::all);
+  test::write_text(dir / "keep.txt", "mine");
+  ClientPipes client;
+  client.client_writes_and_closes("");
+  SystemClock clock;
+  RecordEnv env;
+  env.clock = &clock;
+  env.wiring = client.wiring();
+  env.handle_signals = false;
+  env.spawn = [](const process::SpawnSpec&) -> Result<std::unique_ptr<process::HostProcess>> {
+    return std::unique_ptr<process::HostProcess>(
+        std::make_unique<PipeHost>([](int, int, int, const auto&) { return ExitStatus{0, 0}; }));
+  };
+  RecordOptions options;
+  options.out = dir;
+  options.host_argv = {"muse"};
+  ASSERT_FALSE(record(options, env));  // not empty
+  options.force = true;
+  ASSERT_TRUE(record(options, env));
+  EXPECT_EQ(test::read_text(dir / "transcript.ndjson"), "");
+  EXPECT_EQ(fs::status(dir / "transcript.ndjson").permissions(), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(test::read_text(dir / "keep.txt"), "mine");
+}
+
 TEST(Recorder, RecordCleansUpWhenTheHostCannotBeSpawned) {
   test::TempDir tmp;
   SystemClock clock;
