@@ -1,0 +1,65 @@
+// msptk record --out DIR [options] -- HOST [ARGS...]: tee a live stdio session into a scenario.
+// Silent on success: stdout and stderr belong to the host's session. The exit status is the
+// host's (128+N for signal N); msptk's own failures use the exit-code contract.
+#include "verbs.hpp"
+
+#include "msptk/normalizer/path.hpp"
+#include "msptk/recorder/recorder.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace msptk::cli {
+
+namespace {
+
+bool is_fingerprint(std::string_view text) {
+  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
+  for (char c : text.substr(7))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+int run_record(const recorder::RecordOptions& options, Streams io) {
+  for (const auto& path : options.normalize) {
+    if (auto parsed = JsonPath::parse(path); !parsed) return report_error(io, Error::usage(parsed.error().message));
+  }
+  if (!options.fingerprint.empty() && !is_fingerprint(options.fingerprint))
+    return report_error(io, Error::usage(fmt::format("--fingerprint \"{}\" is not sha256:<64 lowercase hex>",
+                                                     options.fingerprint)));
+  recorder::RecordEnv env = recorder::RecordEnv::system();
+  auto outcome = recorder::record(options, env);
+  if (!outcome) return report_error(io, outcome.error());
+  if (outcome->recording_failure) {
+    io.err.flush();
+    return report_error(io, *outcome->recording_failure);
+  }
+  return outcome->exit.shell_code();
+}
+
+}  // namespace
+
+Runner setup_record(CLI::App& app) {
+  auto options = std::make_shared<recorder::RecordOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "record", "Spawn HOST and tee its stdio session into the scenario folder DIR (use -- before HOST)");
+  sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty)")->required();
+  sub->add_option("--scenario", options->scenario, "scenario id for the manifest (default: DIR's name)");
+  sub->add_option("--frame-limit-bytes", options->frame_limit_bytes,
+                  "frame cap the host runs with: {frameLimitBytes} in ARGS, MSP_FRAME_LIMIT_BYTES")
+      ->default_val(kDefaultFrameLimitBytes);
+  sub->add_option("--id-seed", options->id_seed, "id seed: {idSeed} in ARGS, MSP_ID_SEED")->default_val(kDefaultIdSeed);
+  sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
+      ->default_val(kDefaultClockStartMs);
+  sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--fingerprint", options->fingerprint,
+                  "schema fingerprint to pin when the host's initialize result carries none");
+  sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
+  sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell")
+      ->required();
+  return [options](Streams io) { return run_record(*options, io); };
+}
+
+}  // namespace msptk::cli

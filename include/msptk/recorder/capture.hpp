@@ -1,0 +1,49 @@
+// The `capture` member `msptk record` adds to a scenario's manifest.json: how the recording
+// was made and what the recorder saw on the wire, so a reader (and `validate`) can tell a
+// clean capture from one that lost a host mid-frame. Its shape (all members always present):
+//
+//   "capture": {
+//     "recorder": "msptk record",
+//     "status": "recording" | "complete",     // "recording": the recorder itself died
+//     "host": { "argv": ["muse", "serve", ...] },
+//     "startedAt": "2025-08-07T18:22:11.000Z", "endedAt": "..." | null,
+//     "client": { "frames": N, "bytes": N, "emptyLines": N,
+//                 "unterminated": { "bytes": N, "base64": "..." } },
+//     "server": { ...the same },
+//     "hostStderrBytes": N,
+//     "exit": { "code": N } | { "signal": N, "signalName": "SIGKILL" } | null,
+//     "signalsForwarded": ["SIGTERM", ...],
+//     "clientGone": bool,                     // the client stopped reading before the end
+//     "fingerprintSource": "initialize" | "option" | "none",
+//     "flagged": [ { "line": N, "dir": "server", "reason": "oversized" | "serverCR" |
+//                    "invalidUtf8", "bytes": N } ]
+//   }
+// `bytes` counts every byte read in a direction (LFs, empty lines and the tail included).
+#pragma once
+
+#include "msptk/process/host_process.hpp"
+#include "msptk/recorder/tee.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msptk::recorder {
+
+struct CaptureInfo {
+  std::vector<std::string> host_argv;  // as spawned (placeholders expanded)
+  std::string started_at;
+  std::optional<std::string> ended_at;  // unset while recording
+  const Tee* tee = nullptr;             // counts and flags; null before the session starts
+  std::uint64_t host_stderr_bytes = 0;
+  std::optional<process::ExitStatus> exit;
+  std::vector<int> signals_forwarded;
+  bool client_gone = false;
+  std::string fingerprint_source = "none";
+};
+
+boost::json::object capture_json(const CaptureInfo& info);
+
+}  // namespace msptk::recorder

@@ -1,0 +1,57 @@
+// forward_session is the transport half of `msptk record`: a poll(2) loop that moves bytes
+// client stdin -> host stdin, host stdout -> client stdout and host stderr -> msptk's stderr,
+// byte-transparently and as soon as they arrive (never held for a whole line), while the Tee
+// records the two protocol directions. Each chunk read is fed to the Tee *before* it is queued
+// for forwarding (the causality rule, see tee.hpp).
+//
+// Flow control: a source is read only when what was read from it before has been written on,
+// so memory stays bounded by one read per direction, a peer that stops reading slows its
+// counterpart down instead of growing a buffer, and a host that stops reading its stdin can
+// never deadlock the recorder (writes to the host are non-blocking; writes to msptk's own
+// stdout/stderr, which may be shared, go out in PIPE_BUF pieces only after poll says POLLOUT).
+//
+// Lifecycle (issue 4):
+// - client EOF: the host's stdin is closed once everything read was written to it; recording
+//   goes on until the host closed its stdout and exited;
+// - the host exits first: what is left in its stdout/stderr pipes is drained and forwarded,
+//   then the loop ends (a grandchild keeping the pipes open does not keep it alive);
+// - SIGINT/SIGTERM/SIGHUP arriving on the SignalPipe are forwarded to the host, and the loop
+//   goes on until the host ended; SIGCHLD just wakes the loop;
+// - a client that went away (EPIPE on stdout) does not stop the recording: the host's frames
+//   are still read and recorded, no longer forwarded.
+#pragma once
+
+#include "msptk/process/host_process.hpp"
+#include "msptk/process/signals.hpp"
+#include "msptk/recorder/tee.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace msptk::recorder {
+
+// The client's side of the session: msptk's own standard streams, or pipes in tests.
+struct Wiring {
+  int client_in = 0;
+  int client_out = 1;
+  int err_out = 2;
+  // Receives a copy of every chunk of the host's stderr (DIR/host-stderr.log); may be empty.
+  std::function<void(std::string_view)> stderr_copy;
+};
+
+struct SessionEnd {
+  process::ExitStatus exit;
+  std::vector<int> signals_forwarded;  // in arrival order
+  std::uint64_t stderr_bytes = 0;
+  bool client_gone = false;       // writing to the client failed (EPIPE): later bytes dropped
+  bool host_stdin_broken = false; // the host closed its stdin while the client was still writing
+};
+
+// Runs the session to its end. `signals` may be null (no signal handling). Fails only when
+// poll(2) itself fails.
+Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const Wiring& wiring,
+                                   process::SignalPipe* signals);
+
+}  // namespace msptk::recorder

@@ -1,0 +1,85 @@
+// `msptk record` as a library call: spawn a host, stand between it and the client (msptk's own
+// stdin/stdout/stderr) byte-transparently, and leave behind a scenario folder
+//   DIR/transcript.ndjson   every frame, appended as it completes (tee.hpp)
+//   DIR/manifest.json       written at the start, atomically rewritten at the end
+//   DIR/host-stderr.log     a copy of the host's stderr
+// DIR is created 0700 and its files 0600 (recordings can hold secrets); a non-empty DIR is
+// refused unless `force` (then only the three files above are replaced).
+//
+// The manifest (FORMAT.md) gets: scenario (default: DIR's name), provenance host-generated,
+// fingerprint (the host's initialize result `result.schema.fingerprint`, else the
+// --fingerprint option, else empty: `validate` then reports the missing pin), viewSchemaVersion
+// 1, serverConfig.frameLimitBytes, transports ["stdio"], normalize, seeds, source [] and the
+// `capture` member (capture.hpp).
+//
+// The pinned values reach the host two ways: the placeholders {frameLimitBytes}, {idSeed} and
+// {clockStartMs} in its arguments, and the environment variables MSP_FRAME_LIMIT_BYTES,
+// MSP_ID_SEED and MSP_CLOCK_START_MS.
+#pragma once
+
+#include "msptk/process/host_process.hpp"
+#include "msptk/recorder/clock.hpp"
+#include "msptk/recorder/forwarder.hpp"
+#include "msptk/transcript/manifest.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msptk::recorder {
+
+struct RecordOptions {
+  std::filesystem::path out;
+  std::string scenario;  // empty: DIR's folder name
+  std::int64_t frame_limit_bytes = kDefaultFrameLimitBytes;
+  std::int64_t id_seed = kDefaultIdSeed;
+  std::int64_t clock_start_ms = kDefaultClockStartMs;
+  std::vector<std::string> normalize;
+  std::string fingerprint;  // --fingerprint; empty when not given
+  bool force = false;
+  std::vector<std::string> host_argv;  // HOST ARGS..., placeholders not yet expanded
+};
+
+using Spawner = std::function<Result<std::unique_ptr<process::HostProcess>>(const process::SpawnSpec&)>;
+
+// The side effects a recording uses; `system()` is the real world.
+struct RecordEnv {
+  const Clock* clock = nullptr;
+  Spawner spawn;
+  Wiring wiring;
+  bool handle_signals = true;  // install the SignalPipe (SIGINT/SIGTERM/SIGHUP/SIGCHLD) and ignore SIGPIPE
+  static RecordEnv system();
+};
+
+struct RecordOutcome {
+  std::filesystem::path dir;
+  process::ExitStatus exit;  // the host's; the recorder's own status is exit.shell_code()
+  Manifest manifest;         // as written at the end
+  // A failure to write the transcript, the stderr log or the final manifest. The session went
+  // on (the client saw no difference) but the scenario is incomplete.
+  std::optional<Error> recording_failure;
+};
+
+// Records one session. Errors before the host runs: usage (bad scenario id, non-empty DIR,
+// DIR a file), unreadable (DIR cannot be created), spawn (HOST cannot be started).
+Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env);
+
+// A scenario id must be non-empty and hold no path separator, no ".." and no control character.
+Result<void> check_scenario_id(std::string_view id);
+
+// HOST ARGS with {frameLimitBytes}, {idSeed} and {clockStartMs} replaced by the pinned values.
+std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RecordOptions& options);
+
+// DIR's name as the default scenario id ("a/b/" -> "b").
+std::string default_scenario_id(const std::filesystem::path& out);
+
+// Creates DIR (0700, parents as needed) or checks that it is an empty folder (any folder with
+// `force`), and tightens it to 0700.
+Result<void> prepare_scenario_dir(const std::filesystem::path& out, bool force);
+
+}  // namespace msptk::recorder

@@ -1,0 +1,88 @@
+// The Tee is the recording half of `msptk record`: it is fed every chunk of bytes that travels
+// between client and host, in the order the chunks were read, and appends each frame a chunk
+// completes to a FrameSink (the transcript) before the caller forwards that chunk. That order
+// is the causality rule of the recorder: whatever a peer sends after receiving a chunk can
+// never be recorded ahead of the frames in it.
+//
+// What it keeps (issue 4):
+// - each direction is cut at LF (LineFramer, no limit: frames of any size are kept whole);
+// - a frame is appended with its exact bytes: a client's trailing CR stays in `raw`, a server
+//   frame ending in CR is recorded as it is and flagged, bytes that are not UTF-8 get
+//   `rawBase64` (TranscriptWriter) and are flagged, a frame over the frame limit is flagged;
+// - empty lines (no bytes, or a lone CR) are counted, not recorded;
+// - bytes after the last LF when a direction ends are kept as the direction's unterminated tail;
+// - the schema fingerprint the host announces in its initialize result
+//   (`result.schema.fingerprint` of the response to the client's `initialize` request).
+// A sink failure (disk full) stops recording but not counting: `failure()` holds the error.
+// Single-threaded; the Tee holds a reference to its sink.
+#pragma once
+
+#include "msptk/transcript/error.hpp"
+#include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/framing.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msptk::recorder {
+
+// Where recorded frames go: the transcript file, or a fake in tests.
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  virtual Result<void> append(Direction dir, std::string_view bytes) = 0;
+};
+
+struct DirectionStats {
+  std::uint64_t frames = 0;       // complete non-empty frames seen (recorded unless failure())
+  std::uint64_t bytes = 0;        // every byte read in this direction (LFs, empty lines, tail)
+  std::uint64_t empty_lines = 0;  // lines with no bytes or only a CR: forwarded, not recorded
+  std::string unterminated;       // bytes after the last LF once the direction ended
+  bool closed = false;
+};
+
+// A recorded line worth a reader's attention.
+struct FlaggedLine {
+  std::size_t line = 0;  // 1-based line of transcript.ndjson
+  Direction dir = Direction::client;
+  std::string reason;    // "oversized", "serverCR" or "invalidUtf8"
+  std::uint64_t bytes = 0;  // the frame's size without LF
+};
+
+class Tee {
+ public:
+  Tee(FrameSink& sink, std::uint64_t frame_limit_bytes) : sink_(sink), limit_(frame_limit_bytes) {}
+
+  // Records the frames `chunk` completes in direction `dir`. Call before forwarding the chunk.
+  void feed(Direction dir, std::string_view chunk);
+  // The direction ended: what is pending becomes its unterminated tail. Idempotent.
+  void close(Direction dir);
+
+  const DirectionStats& stats(Direction dir) const { return dir == Direction::client ? client_ : server_; }
+  const std::vector<FlaggedLine>& flagged() const { return flagged_; }
+  std::size_t lines_recorded() const { return lines_; }
+  // The fingerprint of the host's initialize result, once seen.
+  const std::optional<std::string>& fingerprint() const { return fingerprint_; }
+  // The first sink failure; nothing is recorded after it.
+  const std::optional<Error>& failure() const { return failure_; }
+
+ private:
+  void on_frame(Direction dir, std::string_view bytes);
+  void watch_handshake(Direction dir, std::string_view bytes);
+
+  FrameSink& sink_;
+  std::uint64_t limit_;
+  LineFramer client_framer_, server_framer_;
+  DirectionStats client_, server_;
+  std::vector<FlaggedLine> flagged_;
+  std::size_t lines_ = 0;
+  std::optional<std::string> initialize_id_;  // id_key of the client's initialize request
+  bool handshake_done_ = false;
+  std::optional<std::string> fingerprint_;
+  std::optional<Error> failure_;
+};
+
+}  // namespace msptk::recorder

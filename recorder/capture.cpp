@@ -1,0 +1,78 @@
+#include "msptk/recorder/capture.hpp"
+
+#include "msptk/process/signals.hpp"
+#include "msptk/recorder/clock.hpp"
+#include "msptk/transcript/writer.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+namespace msptk::recorder {
+
+namespace json = boost::json;
+
+std::string format_utc(std::chrono::system_clock::time_point at) {
+  using namespace std::chrono;
+  const auto ms = duration_cast<milliseconds>(at.time_since_epoch()).count();
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  long millis = static_cast<long>(ms % 1000);
+  if (millis < 0) {
+    millis += 1000;
+    --seconds;
+  }
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+}
+
+namespace {
+
+json::object direction_json(const Tee* tee, Direction dir) {
+  DirectionStats empty;
+  const DirectionStats& s = tee ? tee->stats(dir) : empty;
+  return json::object{{"frames", s.frames},
+                      {"bytes", s.bytes},
+                      {"emptyLines", s.empty_lines},
+                      {"unterminated", json::object{{"bytes", s.unterminated.size()},
+                                                    {"base64", base64_encode(s.unterminated)}}}};
+}
+
+}  // namespace
+
+json::object capture_json(const CaptureInfo& info) {
+  json::object out;
+  out["recorder"] = "msptk record";
+  out["status"] = info.ended_at ? "complete" : "recording";
+  json::array argv;
+  for (const auto& arg : info.host_argv) argv.emplace_back(arg);
+  out["host"] = json::object{{"argv", std::move(argv)}};
+  out["startedAt"] = info.started_at;
+  out["endedAt"] = info.ended_at ? json::value(*info.ended_at) : json::value(nullptr);
+  out["client"] = direction_json(info.tee, Direction::client);
+  out["server"] = direction_json(info.tee, Direction::server);
+  out["hostStderrBytes"] = info.host_stderr_bytes;
+  if (!info.exit) {
+    out["exit"] = nullptr;
+  } else if (info.exit->signaled()) {
+    out["exit"] = json::object{{"signal", info.exit->signal}, {"signalName", process::signal_name(info.exit->signal)}};
+  } else {
+    out["exit"] = json::object{{"code", info.exit->code}};
+  }
+  json::array signals;
+  for (int signo : info.signals_forwarded) signals.emplace_back(process::signal_name(signo));
+  out["signalsForwarded"] = std::move(signals);
+  out["clientGone"] = info.client_gone;
+  out["fingerprintSource"] = info.fingerprint_source;
+  json::array flagged;
+  if (info.tee) {
+    for (const auto& f : info.tee->flagged())
+      flagged.emplace_back(
+          json::object{{"line", f.line}, {"dir", to_string(f.dir)}, {"reason", f.reason}, {"bytes", f.bytes}});
+  }
+  out["flagged"] = std::move(flagged);
+  return out;
+}
+
+}  // namespace msptk::recorder

@@ -1,0 +1,200 @@
+#include "msptk/recorder/forwarder.hpp"
+
+#include "msptk/process/fd_io.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+
+namespace msptk::recorder {
+
+using process::IoResult;
+
+namespace {
+
+constexpr std::size_t kReadSize = 64 * 1024;
+constexpr int kPollTimeoutMs = 200;  // a safety net: SIGCHLD normally wakes the loop at once
+
+bool writable_now(int fd) {
+  pollfd p{fd, POLLOUT, 0};
+  return ::poll(&p, 1, 0) == 1;
+}
+
+// Bytes waiting to be written to one descriptor. On a non-blocking descriptor it writes what
+// the kernel takes; on a blocking one (msptk's own stdout/stderr, possibly shared with other
+// processes, so their flags are left alone) only PIPE_BUF pieces while poll says POLLOUT, so a
+// write never blocks the loop.
+class Outbox {
+ public:
+  explicit Outbox(int fd) : fd_(fd), nonblocking_(fd >= 0 && process::is_nonblocking(fd)), dead_(fd < 0) {}
+
+  bool dead() const { return dead_; }
+  bool idle() const { return dead_ || offset_ == pending_.size(); }
+  bool wants_write() const { return !idle(); }
+  int fd() const { return fd_; }
+
+  void push(std::string_view bytes) {
+    if (dead_) return;
+    if (offset_ == pending_.size()) {
+      pending_.clear();
+      offset_ = 0;
+    }
+    pending_.append(bytes);
+  }
+
+  void flush() {
+    while (wants_write()) {
+      std::string_view rest = std::string_view(pending_).substr(offset_);
+      if (!nonblocking_) {
+        if (!writable_now(fd_)) return;
+        rest = rest.substr(0, PIPE_BUF);
+      }
+      IoResult r = process::write_some(fd_, rest);
+      if (r.error == EAGAIN) return;
+      if (r.error) {
+        kill();
+        return;
+      }
+      offset_ += r.bytes;
+    }
+  }
+
+  void kill() {
+    dead_ = true;
+    pending_.clear();
+    offset_ = 0;
+  }
+
+ private:
+  int fd_;
+  bool nonblocking_;
+  bool dead_;
+  std::string pending_;
+  std::size_t offset_ = 0;
+};
+
+bool forwarded_signal(int signo) { return signo == SIGINT || signo == SIGTERM || signo == SIGHUP; }
+
+}  // namespace
+
+Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const Wiring& wiring,
+                                   process::SignalPipe* signals) {
+  for (int fd : {host.stdin_fd(), host.stdout_fd(), host.stderr_fd()})
+    if (fd >= 0) (void)process::set_nonblocking(fd, true);
+
+  SessionEnd end;
+  Outbox to_host(host.stdin_fd()), to_client(wiring.client_out), to_err(wiring.err_out);
+  bool client_open = wiring.client_in >= 0;
+  bool out_open = host.stdout_fd() >= 0;
+  bool err_open = host.stderr_fd() >= 0;
+  std::optional<process::ExitStatus> exit;
+  std::vector<char> buffer(kReadSize);
+
+  auto read_client = [&] {
+    IoResult r = process::read_some(wiring.client_in, buffer.data(), buffer.size());
+    if (r.error == EAGAIN) return;
+    if (r.eof || r.error) {
+      client_open = false;
+      tee.close(Direction::client);
+      return;
+    }
+    std::string_view chunk(buffer.data(), r.bytes);
+    tee.feed(Direction::client, chunk);  // record first, then forward
+    to_host.push(chunk);
+    to_host.flush();
+  };
+  // Both return true when the read moved bytes (more may be waiting).
+  auto read_host_out = [&] {
+    IoResult r = process::read_some(host.stdout_fd(), buffer.data(), buffer.size());
+    if (r.error == EAGAIN) return false;
+    if (r.eof || r.error) {
+      out_open = false;
+      tee.close(Direction::server);
+      return false;
+    }
+    std::string_view chunk(buffer.data(), r.bytes);
+    tee.feed(Direction::server, chunk);  // record first, then forward
+    to_client.push(chunk);
+    to_client.flush();
+    return true;
+  };
+  auto read_host_err = [&] {
+    IoResult r = process::read_some(host.stderr_fd(), buffer.data(), buffer.size());
+    if (r.error == EAGAIN) return false;
+    if (r.eof || r.error) {
+      err_open = false;
+      return false;
+    }
+    std::string_view chunk(buffer.data(), r.bytes);
+    end.stderr_bytes += r.bytes;
+    if (wiring.stderr_copy) wiring.stderr_copy(chunk);
+    to_err.push(chunk);
+    to_err.flush();
+    return true;
+  };
+
+  while (true) {
+    if (signals) {
+      for (int signo : signals->take()) {
+        if (!forwarded_signal(signo)) continue;  // SIGCHLD only wakes the loop
+        end.signals_forwarded.push_back(signo);
+        if (!exit) (void)host.signal(signo);
+      }
+    }
+    if (!exit) exit = host.try_wait();
+    if (exit) {
+      // The host is gone: whatever it wrote is in the pipes now. Drain, then stop reading, so a
+      // grandchild holding the pipes open cannot keep the recorder alive.
+      while (out_open && read_host_out()) {
+      }
+      while (err_open && read_host_err()) {
+      }
+      if (out_open) tee.close(Direction::server);
+      out_open = err_open = false;
+    }
+    if (to_host.dead() && client_open) end.host_stdin_broken = true;
+    if ((!client_open || to_host.dead()) && to_host.idle() && host.stdin_fd() >= 0) host.close_stdin();
+    if (to_client.dead() && wiring.client_out >= 0) end.client_gone = true;
+    if (exit && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
+
+    enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kSlots };
+    pollfd fds[kSlots];
+    auto watch = [&](Slot slot, int fd, short events, bool on) { fds[slot] = {on ? fd : -1, events, 0}; };
+    watch(kSignals, signals ? signals->fd() : -1, POLLIN, signals != nullptr);
+    watch(kClientIn, wiring.client_in, POLLIN, client_open && !to_host.dead() && to_host.idle());
+    watch(kHostOut, host.stdout_fd(), POLLIN, out_open && to_client.idle());
+    watch(kHostErr, host.stderr_fd(), POLLIN, err_open && to_err.idle());
+    watch(kHostIn, to_host.fd(), POLLOUT, to_host.wants_write());
+    watch(kClientOut, to_client.fd(), POLLOUT, to_client.wants_write());
+    watch(kErrOut, to_err.fd(), POLLOUT, to_err.wants_write());
+
+    int ready = ::poll(fds, kSlots, kPollTimeoutMs);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return Error{ErrorKind::peer, fmt::format("poll failed: {}", std::strerror(errno)), {}, 0, {}};
+    }
+    auto fired = [&](Slot slot) { return fds[slot].fd >= 0 && fds[slot].revents != 0; };
+    if (fired(kHostIn)) to_host.flush();
+    if (fired(kClientOut)) to_client.flush();
+    if (fired(kErrOut)) to_err.flush();
+    if (fired(kHostOut)) read_host_out();
+    if (fired(kHostErr)) read_host_err();
+    if (fired(kClientIn)) read_client();
+    for (Slot slot : {kHostIn, kClientOut, kErrOut}) {
+      if (fired(slot) && (fds[slot].revents & POLLNVAL)) {
+        (slot == kHostIn ? to_host : slot == kClientOut ? to_client : to_err).kill();
+      }
+    }
+  }
+  tee.close(Direction::client);
+  tee.close(Direction::server);
+  end.exit = *exit;
+  return end;
+}
+
+}  // namespace msptk::recorder

@@ -1,0 +1,183 @@
+#include "msptk/recorder/recorder.hpp"
+
+#include "msptk/process/fd_io.hpp"
+#include "msptk/process/signals.hpp"
+#include "msptk/recorder/capture.hpp"
+#include "msptk/transcript/writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace msptk::recorder {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr fs::perms kPrivateFile = fs::perms::owner_read | fs::perms::owner_write;
+
+class TranscriptSink final : public FrameSink {
+ public:
+  explicit TranscriptSink(TranscriptWriter writer) : writer_(std::move(writer)) {}
+  Result<void> append(Direction dir, std::string_view bytes) override { return writer_.append(dir, bytes); }
+
+ private:
+  TranscriptWriter writer_;
+};
+
+// DIR/host-stderr.log: every chunk of the host's stderr, appended as it arrives.
+class StderrLog {
+ public:
+  ~StderrLog() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Result<void> open(const fs::path& path) {
+    path_ = path.string();
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd_ < 0) return Error::unreadable(path_, fmt::format("cannot create: {}", std::strerror(errno)));
+    return {};
+  }
+  void write(std::string_view bytes) {
+    if (fd_ < 0 || failure_) return;
+    process::IoResult r = process::write_all(fd_, bytes);
+    if (r.error) failure_ = Error::unreadable(path_, fmt::format("cannot write: {}", std::strerror(r.error)));
+  }
+  const std::optional<Error>& failure() const { return failure_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::optional<Error> failure_;
+};
+
+Manifest initial_manifest(const RecordOptions& options, const std::string& scenario) {
+  Manifest m;
+  m.scenario = scenario;
+  m.provenance = "host-generated";
+  m.fingerprint = options.fingerprint;
+  m.view_schema_version = 1;
+  m.frame_limit_bytes = options.frame_limit_bytes;
+  m.transports = {"stdio"};
+  m.normalize = options.normalize;
+  m.id_seed = options.id_seed;
+  m.clock_start_ms = options.clock_start_ms;
+  return m;
+}
+
+// Removes what a failed start left behind: our files, and DIR itself when we created it.
+void clean_up(const fs::path& dir, bool created_dir) {
+  std::error_code ec;
+  for (const char* name : {"transcript.ndjson", "manifest.json", "host-stderr.log"}) fs::remove(dir / name, ec);
+  if (created_dir) fs::remove(dir, ec);
+}
+
+}  // namespace
+
+RecordEnv RecordEnv::system() {
+  static const SystemClock clock;
+  RecordEnv env;
+  env.clock = &clock;
+  env.spawn = [](const process::SpawnSpec& spec) { return process::spawn_host(spec); };
+  return env;
+}
+
+Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
+  if (options.host_argv.empty()) return Error::usage("no HOST given: msptk record --out DIR -- HOST [ARGS...]");
+  if (options.frame_limit_bytes <= 0)
+    return Error::usage(fmt::format("--frame-limit-bytes must be positive, got {}", options.frame_limit_bytes));
+  const std::string scenario = options.scenario.empty() ? default_scenario_id(options.out) : options.scenario;
+  if (auto ok = check_scenario_id(scenario); !ok) return ok.error();
+
+  std::error_code ec;
+  const bool created_dir = !fs::exists(options.out, ec);
+  if (auto ok = prepare_scenario_dir(options.out, options.force); !ok) return ok.error();
+  const fs::path dir = options.out;
+
+  // Files first: no host runs unless there is somewhere to record it. With --force, old files
+  // are removed rather than truncated so the new ones get 0600 whatever the old ones had.
+  for (const char* name : {"transcript.ndjson", "manifest.json", "host-stderr.log"}) fs::remove(dir / name, ec);
+  auto writer = TranscriptWriter::create(dir / "transcript.ndjson", kPrivateFile);
+  if (!writer) {
+    clean_up(dir, created_dir);
+    return writer.error();
+  }
+  TranscriptSink sink(std::move(*writer));
+  StderrLog stderr_log;
+  if (auto ok = stderr_log.open(dir / "host-stderr.log"); !ok) {
+    clean_up(dir, created_dir);
+    return ok.error();
+  }
+  CaptureInfo info;
+  info.host_argv = expand_placeholders(options.host_argv, options);
+  info.started_at = format_utc(env.clock->now());
+  Manifest manifest = initial_manifest(options, scenario);
+  manifest.capture = capture_json(info);
+  if (auto ok = write_manifest(dir / "manifest.json", manifest, kPrivateFile); !ok) {
+    clean_up(dir, created_dir);
+    return ok.error();
+  }
+
+  // Signals before the spawn, so one arriving meanwhile is forwarded rather than lost.
+  std::optional<process::SignalPipe> signals;
+  std::optional<process::SigpipeIgnored> sigpipe;
+  if (env.handle_signals) {
+    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
+    if (!pipe) {
+      clean_up(dir, created_dir);
+      return pipe.error();
+    }
+    signals.emplace(std::move(*pipe));
+    sigpipe.emplace();
+  }
+
+  process::SpawnSpec spec;
+  spec.argv = info.host_argv;
+  spec.env = {{"MSP_FRAME_LIMIT_BYTES", std::to_string(options.frame_limit_bytes)},
+              {"MSP_ID_SEED", std::to_string(options.id_seed)},
+              {"MSP_CLOCK_START_MS", std::to_string(options.clock_start_ms)}};
+  auto host = env.spawn(spec);
+  if (!host) {
+    clean_up(dir, created_dir);
+    return host.error();
+  }
+
+  Tee tee(sink, static_cast<std::uint64_t>(options.frame_limit_bytes));
+  info.tee = &tee;
+  Wiring wiring = env.wiring;
+  wiring.stderr_copy = [&](std::string_view bytes) {
+    stderr_log.write(bytes);
+    if (env.wiring.stderr_copy) env.wiring.stderr_copy(bytes);
+  };
+  auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr);
+  if (!session) return session.error();  // the host is killed and reaped by its destructor
+
+  info.ended_at = format_utc(env.clock->now());
+  info.exit = session->exit;
+  info.host_stderr_bytes = session->stderr_bytes;
+  info.signals_forwarded = session->signals_forwarded;
+  info.client_gone = session->client_gone;
+  if (tee.fingerprint()) {
+    manifest.fingerprint = *tee.fingerprint();
+    info.fingerprint_source = "initialize";
+  } else if (!options.fingerprint.empty()) {
+    info.fingerprint_source = "option";
+  }
+  manifest.capture = capture_json(info);
+
+  RecordOutcome outcome;
+  outcome.dir = dir;
+  outcome.exit = session->exit;
+  if (tee.failure()) outcome.recording_failure = tee.failure();
+  else if (stderr_log.failure()) outcome.recording_failure = stderr_log.failure();
+  if (auto ok = write_manifest(dir / "manifest.json", manifest, kPrivateFile); !ok && !outcome.recording_failure)
+    outcome.recording_failure = ok.error();
+  outcome.manifest = std::move(manifest);
+  return outcome;
+}
+
+}  // namespace msptk::recorder

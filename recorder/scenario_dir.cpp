@@ -1,0 +1,71 @@
+// The safety rules of a recording's folder and id, and the placeholders of the host's argv.
+#include "msptk/recorder/recorder.hpp"
+
+#include <fmt/format.h>
+
+namespace msptk::recorder {
+
+namespace fs = std::filesystem;
+
+Result<void> check_scenario_id(std::string_view id) {
+  if (id.empty()) return Error::usage("the scenario id is empty");
+  for (unsigned char c : id) {
+    if (c == '/' || c == '\\')
+      return Error::usage(fmt::format("scenario id \"{}\" holds a path separator", id));
+    if (c < 0x20 || c == 0x7F)
+      return Error::usage(fmt::format("scenario id holds a control character (0x{:02x})", c));
+  }
+  if (id.find("..") != std::string_view::npos) return Error::usage(fmt::format("scenario id \"{}\" holds \"..\"", id));
+  return {};
+}
+
+std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RecordOptions& options) {
+  const std::pair<std::string_view, std::string> values[] = {
+      {"{frameLimitBytes}", std::to_string(options.frame_limit_bytes)},
+      {"{idSeed}", std::to_string(options.id_seed)},
+      {"{clockStartMs}", std::to_string(options.clock_start_ms)},
+  };
+  std::vector<std::string> out;
+  out.reserve(argv.size());
+  for (std::string arg : argv) {
+    for (const auto& [name, value] : values) {
+      for (std::size_t pos = arg.find(name); pos != std::string::npos; pos = arg.find(name, pos + value.size()))
+        arg.replace(pos, name.size(), value);
+    }
+    out.push_back(std::move(arg));
+  }
+  return out;
+}
+
+std::string default_scenario_id(const fs::path& out) {
+  fs::path p = out.lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  if (p.filename() == "." || p.empty()) p = fs::absolute(p).lexically_normal();
+  if (!p.has_filename()) p = p.parent_path();
+  return p.filename().string();
+}
+
+Result<void> prepare_scenario_dir(const fs::path& out, bool force) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(out, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(status)) return Error::usage(fmt::format("--out {}: not a folder", out.string()));
+    const bool empty = fs::is_empty(out, ec);
+    if (ec) return Error::unreadable(out.string(), fmt::format("cannot read the folder: {}", ec.message()));
+    if (!empty && !force)
+      return Error::usage(fmt::format("--out {}: the folder is not empty (use --force to record into it anyway)",
+                                      out.string()));
+  } else {
+    if (out.has_parent_path() && !out.parent_path().empty()) {
+      fs::create_directories(out.parent_path(), ec);
+      if (ec) return Error::unreadable(out.parent_path().string(), fmt::format("cannot create: {}", ec.message()));
+    }
+    fs::create_directory(out, ec);
+    if (ec) return Error::unreadable(out.string(), fmt::format("cannot create: {}", ec.message()));
+  }
+  fs::permissions(out, fs::perms::owner_all, fs::perm_options::replace, ec);
+  if (ec) return Error::unreadable(out.string(), fmt::format("cannot restrict to 0700: {}", ec.message()));
+  return {};
+}
+
+}  // namespace msptk::recorder
