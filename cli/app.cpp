@@ -26,6 +26,8 @@ int run(int argc, const char* const* argv, Streams io) {
     verbs.emplace_back(app.get_subcommands({}).back(), std::move(runner));
   };
   (void)add;  // each verb registers itself below
+  add(&setup_normalize);
+  add(&setup_diff);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,62 @@
+// `msptk normalize SCENARIO|TRANSCRIPT`: the transcript with masked values replaced by stable
+// placeholders, in the same line format, so that plain `diff` can compare two recordings.
+#include "masking.hpp"
+#include "verbs.hpp"
+
+#include "msptk/normalizer/placeholders.hpp"
+#include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/writer.hpp"
+
+#include <memory>
+
+namespace msptk::cli {
+
+namespace {
+
+struct NormalizeCli {
+  std::string input;
+  MaskOptions mask;
+};
+
+int run_normalize(const NormalizeCli& cli, Streams io) {
+  auto scenario = load_scenario(cli.input);
+  if (!scenario) return report_error(io, scenario.error());
+  auto spec = mask_spec_for(*scenario, cli.mask);
+  if (!spec) return report_error(io, spec.error());
+  auto reader = TranscriptReader::open(scenario->files.transcript);
+  if (!reader) return report_error(io, reader.error());
+
+  Placeholders placeholders{Masker(*spec)};
+  while (auto item = reader->next()) {
+    if (!*item) {
+      io.out.flush();
+      return report_error(io, item->error());
+    }
+    const Frame& frame = **item;
+    io.out << canonical_line(frame.dir, placeholders.rewrite(frame)) << "\n";
+  }
+  for (const MaskUse& use : placeholders.accounting()) {
+    if (use.covered == 0) {
+      io.err << "msptk: warning: declared path \"" << use.path << "\" selects no value in "
+             << scenario->files.transcript.string() << " (stale declaration?)\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner setup_normalize(CLI::App& app) {
+  auto cli = std::make_shared<NormalizeCli>();
+  CLI::App* sub = app.add_subcommand(
+      "normalize",
+      "Write a transcript to stdout with masked values replaced by placeholders (\"<id:1>\", \"<value:3>\", "
+      "numbered by first appearance), so `diff <(msptk normalize a) <(msptk normalize b)` works with plain tools. "
+      "Masked: client request ids and the responses to them, client params.commandId, clientInfo name and "
+      "version (title is dropped), and the manifest's normalize paths plus --path.");
+  sub->add_option("INPUT", cli->input, "A scenario folder or a transcript file")->required();
+  add_mask_options(*sub, cli->mask);
+  return [cli](Streams io) { return run_normalize(*cli, io); };
+}
+
+}  // namespace msptk::cli
