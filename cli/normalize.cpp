@@ -16,6 +16,7 @@ namespace {
 struct NormalizeCli {
   std::string input;
   MaskOptions mask;
+  bool sort_members = false;
 };
 
 int run_normalize(const NormalizeCli& cli, Streams io) {
@@ -26,7 +27,7 @@ int run_normalize(const NormalizeCli& cli, Streams io) {
   auto reader = TranscriptReader::open(scenario->files.transcript);
   if (!reader) return report_error(io, reader.error());
 
-  Placeholders placeholders{Masker(*spec)};
+  Placeholders placeholders{Masker(*spec), cli.sort_members};
   while (auto item = reader->next()) {
     if (!*item) {
       io.out.flush();
@@ -56,6 +57,9 @@ Runner setup_normalize(CLI::App& app) {
       "version (title is dropped), and the manifest's normalize paths plus --path.");
   sub->add_option("INPUT", cli->input, "A scenario folder or a transcript file")->required();
   add_mask_options(*sub, cli->mask);
+  sub->add_flag("--sort-members", cli->sort_members,
+                "Also write every frame in canonical form (members sorted, numbers by value, no trailing CR), "
+                "so member order does not show in a plain diff either");
   return [cli](Streams io) { return run_normalize(*cli, io); };
 }
 

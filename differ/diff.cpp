@@ -119,10 +119,9 @@ void align(const Prepared& a, const Prepared& b, int level, std::size_t alo, std
   if (level < 2) align(a, b, level + 1, i, ahi, j, bhi, out);
 }
 
-// Does `path` select any value in the frames of `side`? (A stale declaration selects none.)
-bool path_matches_any(const JsonPath& path, const std::vector<Frame>& frames, Side side) {
+// Does `path` select any value in the transcript? (A stale declaration selects none.)
+bool path_matches_any(const JsonPath& path, const std::vector<Frame>& frames) {
   for (const Frame& frame : frames) {
-    if (!on_side(frame.dir, side)) continue;
     boost::system::error_code ec;
     json::value message = json::parse(frame.json_text(), ec);
     if (ec) continue;
@@ -187,9 +186,9 @@ void finish(DiffResult& result, const std::vector<Frame>& expected, const DiffOp
   } else {
     result.verdict = Verdict::identical;
   }
-  for (std::size_t i = 0; i < result.masks.size(); ++i) {
+  for (std::size_t i = 0; options.warn_stale && i < result.masks.size(); ++i) {
     if (result.masks[i].covered > 0) continue;
-    if (!path_matches_any(options.mask.declared[i], expected, options.side)) {
+    if (!path_matches_any(options.mask.declared[i], expected)) {
       result.warnings.push_back(fmt::format("declared path \"{}\" selects no value in {} (stale declaration?)",
                                             result.masks[i].path, result.expected_file));
     }
@@ -316,7 +315,9 @@ Result<DiffReport> diff_scenarios(const ScenarioFiles& expected, const ScenarioF
       report.unpaired.push_back(UnpairedFile{true, leg.string()});
       continue;
     }
-    auto result = diff_transcripts(leg, it->second, options);
+    DiffOptions leg_options = options;
+    leg_options.warn_stale = false;  // a declaration is about the scenario, not each legs file
+    auto result = diff_transcripts(leg, it->second, leg_options);
     if (!result) return result.error();
     report.comparisons.push_back(std::move(*result));
     theirs.erase(it);

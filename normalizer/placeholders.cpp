@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace msptk {
 
 namespace json = boost::json;
@@ -23,24 +25,28 @@ struct Rewrite {
   void walk(json::value& value, std::size_t depth, const Replace& replace) {
     if (depth >= masker.max_depth()) return;
     if (auto* obj = value.if_object()) {
-      for (auto it = obj->begin(); it != obj->end();) {
+      // Members in name order, so placeholder numbers do not depend on member order.
+      std::vector<json::key_value_pair*> members;
+      for (auto& m : *obj) members.push_back(&m);
+      std::sort(members.begin(), members.end(), [](auto* a, auto* b) { return a->key() < b->key(); });
+      std::vector<std::string> dropped;
+      for (json::key_value_pair* m : members) {
         const std::size_t mark = location.size();
         if (depth > 0) location += '.';
-        location.append(it->key().data(), it->key().size());
+        location.append(m->key().data(), m->key().size());
         MaskRule rule = masker.rule_for(role, location, depth + 1);
-        bool erased = false;
         if (rule.treatment == Treatment::ignore) {
-          it = obj->erase(it);
-          erased = changed = true;
+          dropped.emplace_back(m->key());
         } else if (rule.treatment != Treatment::exact) {
-          it->value() = replace(rule, it->value());
+          m->value() = replace(rule, m->value());
           changed = true;
         } else {
-          walk(it->value(), depth + 1, replace);
+          walk(m->value(), depth + 1, replace);
         }
         location.resize(mark);
-        if (!erased) ++it;
       }
+      for (const std::string& key : dropped) obj->erase(key);
+      if (!dropped.empty()) changed = true;
     } else if (auto* arr = value.if_array()) {
       for (std::size_t i = 0; i < arr->size(); ++i) {
         const std::size_t mark = location.size();
@@ -60,7 +66,8 @@ struct Rewrite {
 
 }  // namespace
 
-Placeholders::Placeholders(Masker masker) : masker_(std::move(masker)) {
+Placeholders::Placeholders(Masker masker, bool sort_members)
+    : masker_(std::move(masker)), sort_members_(sort_members) {
   for (const JsonPath& path : masker_.spec().declared) accounting_.push_back(MaskUse{path.text(), 0, 0});
 }
 
@@ -82,6 +89,7 @@ std::string Placeholders::rewrite(const Frame& frame) {
   rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
     return json::value(json::string(placeholder(rule, v)));
   });
+  if (sort_members_) return canonical_json(value);
   if (!rewrite.changed) return frame.wire_bytes();
   std::string out = json::serialize(value);
   if (frame.json_text().size() != frame.raw.size()) out += '\r';

@@ -8,9 +8,8 @@ namespace msptk {
 
 namespace {
 
-std::string describe(const Bijection::Pairing& p) {
-  return fmt::format("expected {} ↔ actual {} (first seen at expected line {}, actual line {})", p.expected, p.actual,
-                     p.expected_line, p.actual_line);
+std::string lines(const Bijection::Pairing& p) {
+  return fmt::format("expected line {} ↔ actual line {}", p.expected_line, p.actual_line);
 }
 
 }  // namespace
@@ -33,10 +32,15 @@ std::optional<std::string> Unifier::compare(const MaskRule& rule, const boost::j
   if (rule.treatment == Treatment::erase) return std::nullopt;
   auto conflict = spaces_[rule.space].pair(e, a, expected_line, actual_line);
   if (!conflict) return std::nullopt;
-  std::string note = fmt::format("{} pair one-to-one, but here expected {} ↔ actual {}", masker_.space_name(rule.space),
+  std::string note = fmt::format("{} must pair one-to-one: expected {} ↔ actual {} here, but", masker_.space_name(rule.space),
                                  e, a);
-  if (conflict->expected_paired) note += "; expected " + e + " is already paired: " + describe(*conflict->expected_paired);
-  if (conflict->actual_paired) note += "; actual " + a + " is already paired: " + describe(*conflict->actual_paired);
+  if (const auto& p = conflict->expected_paired) {
+    note += fmt::format(" expected {} is already paired with actual {} ({})", e, p->actual, lines(*p));
+  }
+  if (const auto& p = conflict->actual_paired) {
+    note += fmt::format("{} actual {} is already paired with expected {} ({})", conflict->expected_paired ? " and" : "",
+                        a, p->expected, lines(*p));
+  }
   return note;
 }
 

@@ -35,6 +35,7 @@ std::string_view to_string(Verdict verdict);
 struct DiffOptions {
   MaskSpec mask;
   Side side = Side::both;  // which frames are compared (the others are left out entirely)
+  bool warn_stale = true;  // warn about declared paths that select no value in EXPECTED
 };
 
 enum class EntryKind { identical, equivalent, divergent, missing, extra, moved };
