@@ -119,18 +119,39 @@ void align(const Prepared& a, const Prepared& b, int level, std::size_t alo, std
   if (level < 2) align(a, b, level + 1, i, ahi, j, bhi, out);
 }
 
-// Does `path` select any value in the transcript? (A stale declaration selects none.)
-bool path_matches_any(const JsonPath& path, const std::vector<Frame>& frames) {
-  for (const Frame& frame : frames) {
+// Finds the declared paths that select no value in a transcript (stale declarations). Frames are
+// parsed only while some path is still unmatched, so usually only the first few are.
+class StaleScan {
+ public:
+  StaleScan(const MaskSpec& spec, const std::vector<MaskUse>& masks) {
+    for (std::size_t i = 0; i < spec.declared.size(); ++i)
+      if (i >= masks.size() || masks[i].covered == 0) open_.push_back(i);
+  }
+  StaleScan(const MaskSpec& spec) : StaleScan(spec, {}) {}
+
+  void observe(const MaskSpec& spec, const Frame& frame) {
+    if (open_.empty()) return;
     boost::system::error_code ec;
     json::value message = json::parse(frame.json_text(), ec);
-    if (ec) continue;
-    bool found = false;
-    path.for_each_match(message, [&](const json::value&, const std::string&) { found = true; });
-    if (found) return true;
+    if (ec) return;
+    std::erase_if(open_, [&](std::size_t i) {
+      bool found = false;
+      spec.declared[i].for_each_match(message, [&](const json::value&, const std::string&) { found = true; });
+      return found;
+    });
   }
-  return false;
-}
+
+  void warn(DiffResult& result) const {
+    for (std::size_t i : open_)
+      result.warnings.push_back(fmt::format("declared path \"{}\" selects no value in {} (stale declaration?)",
+                                            result.masks[i].path, result.expected_file));
+  }
+
+  bool done() const { return open_.empty(); }
+
+ private:
+  std::vector<std::size_t> open_;
+};
 
 class Builder {
  public:
@@ -177,7 +198,7 @@ class Builder {
   FrameComparer comparer_;
 };
 
-void finish(DiffResult& result, const std::vector<Frame>& expected, const DiffOptions& options) {
+void decide(DiffResult& result) {
   const DiffCounts& c = result.counts;
   if (c.divergent + c.missing + c.extra + c.moved > 0) {
     result.verdict = Verdict::divergent;
@@ -186,13 +207,14 @@ void finish(DiffResult& result, const std::vector<Frame>& expected, const DiffOp
   } else {
     result.verdict = Verdict::identical;
   }
-  for (std::size_t i = 0; options.warn_stale && i < result.masks.size(); ++i) {
-    if (result.masks[i].covered > 0) continue;
-    if (!path_matches_any(options.mask.declared[i], expected)) {
-      result.warnings.push_back(fmt::format("declared path \"{}\" selects no value in {} (stale declaration?)",
-                                            result.masks[i].path, result.expected_file));
-    }
-  }
+}
+
+void finish(DiffResult& result, const std::vector<Frame>& expected, const DiffOptions& options) {
+  decide(result);
+  if (!options.warn_stale) return;
+  StaleScan scan(options.mask, result.masks);
+  for (std::size_t i = 0; i < expected.size() && !scan.done(); ++i) scan.observe(options.mask, expected[i]);
+  scan.warn(result);
 }
 
 }  // namespace
@@ -273,8 +295,56 @@ DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Fra
   return result;
 }
 
+DiffResult byte_identical_result(std::string expected_file, std::string actual_file, const DiffOptions& options) {
+  DiffResult result;
+  result.expected_file = std::move(expected_file);
+  result.actual_file = std::move(actual_file);
+  result.side = options.side;
+  result.mode = options.mask.mode;
+  result.byte_identical = true;
+  for (const JsonPath& path : options.mask.declared) result.masks.push_back(MaskUse{path.text(), 0, 0});
+  return result;
+}
+
 Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const std::filesystem::path& actual,
                                     const DiffOptions& options) {
+  // The byte fast path, streaming: both files in lockstep, nothing kept, nothing parsed (but for
+  // the stale-declaration scan, which stops once every declared path has selected a value).
+  {
+    auto e = TranscriptReader::open(expected);
+    if (!e) return e.error();
+    auto a = TranscriptReader::open(actual);
+    if (!a) return a.error();
+    DiffResult result = byte_identical_result(expected.string(), actual.string(), options);
+    StaleScan scan(options.mask);
+    auto next = [&](TranscriptReader& reader, bool scan_skipped) -> std::optional<Result<Frame>> {
+      while (auto item = reader.next()) {
+        if (!*item || on_side((*item)->dir, options.side)) return item;
+        if (scan_skipped && options.warn_stale) scan.observe(options.mask, **item);
+      }
+      return std::nullopt;
+    };
+    bool same = true;
+    while (same) {
+      auto fe = next(*e, true);
+      auto fa = next(*a, false);
+      if (!fe || !fa) {
+        same = !fe && !fa;
+        break;
+      }
+      if (!*fe) return fe->error();
+      if (!*fa) return fa->error();
+      same = (*fe)->dir == (*fa)->dir && (*fe)->wire_bytes() == (*fa)->wire_bytes();
+      if (!same) break;
+      ++result.counts.identical;
+      if (options.warn_stale) scan.observe(options.mask, **fe);
+    }
+    if (same) {
+      decide(result);
+      if (options.warn_stale) scan.warn(result);
+      return result;
+    }
+  }
   auto e = read_transcript(expected);
   if (!e) return e.error();
   auto a = read_transcript(actual);
