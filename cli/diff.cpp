@@ -64,16 +64,22 @@ int run_diff(const DiffCli& cli, Streams io) {
 
 Runner setup_diff(CLI::App& app) {
   auto cli = std::make_shared<DiffCli>();
-  CLI::App* sub = app.add_subcommand(
-      "diff",
-      "Compare two transcripts structurally (MATCHING.md): client frames as parsed JSON, server frames byte "
-      "first, client-minted ids unified, declared paths normalized; missing, extra and moved frames found by "
-      "alignment. Exit 0 identical or equivalent, 1 divergent, 2 usage, 3 unreadable input.");
+  CLI::App* sub = app.add_subcommand("diff", "Compare two transcripts structurally: identical, equivalent or divergent");
+  sub->footer(
+      "Client frames are compared as parsed JSON (member order, whitespace and a trailing CR free); server\n"
+      "frames byte for byte first, then structurally. Values the client mints (request ids and the server's\n"
+      "responses to them, params.commandId, clientInfo name/version) and the paths of EXPECTED's manifest\n"
+      "normalize list (plus --path) are unified through one-to-one pairings. Frames are aligned first, so a\n"
+      "missing, extra or moved frame is reported as such. Two scenario folders: their *-legs.ndjson files of\n"
+      "the same name are compared too.\n\n"
+      "Exit status: 0 identical or equivalent, 1 divergent, 2 usage error, 3 unreadable or malformed input.");
   sub->add_option("EXPECTED", cli->expected,
                   "The reference: a scenario folder or a transcript file; its manifest's normalize list applies")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   sub->add_option("ACTUAL", cli->actual, "The transcript to check: a scenario folder or a transcript file")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   add_mask_options(*sub, cli->mask);
   sub->add_option("--side", cli->side, "Which frames to compare: client, server or both")
       ->check(CLI::IsMember({"client", "server", "both"}))

@@ -49,13 +49,16 @@ int run_normalize(const NormalizeCli& cli, Streams io) {
 
 Runner setup_normalize(CLI::App& app) {
   auto cli = std::make_shared<NormalizeCli>();
-  CLI::App* sub = app.add_subcommand(
-      "normalize",
-      "Write a transcript to stdout with masked values replaced by placeholders (\"<id:1>\", \"<value:3>\", "
-      "numbered by first appearance), so `diff <(msptk normalize a) <(msptk normalize b)` works with plain tools. "
-      "Masked: client request ids and the responses to them, client params.commandId, clientInfo name and "
-      "version (title is dropped), and the manifest's normalize paths plus --path.");
-  sub->add_option("INPUT", cli->input, "A scenario folder or a transcript file")->required();
+  CLI::App* sub =
+      app.add_subcommand("normalize", "Write a transcript with masked values replaced by stable placeholders");
+  sub->footer(
+      "Masked values become \"<id:N>\" (JSON-RPC ids) or \"<value:N>\", numbered by first appearance, so that\n"
+      "`diff <(msptk normalize a) <(msptk normalize b)` works with plain tools. Masked: client request ids and\n"
+      "the responses to them, client params.commandId, initialize's clientInfo name and version (title is\n"
+      "dropped), and the paths of the manifest's normalize list plus --path. In erase mode declared values\n"
+      "become \"<id>\" / \"<value>\".\n\n"
+      "Exit status: 0 written, 2 usage error, 3 unreadable or malformed input.");
+  sub->add_option("INPUT", cli->input, "A scenario folder or a transcript file")->required()->type_name("PATH");
   add_mask_options(*sub, cli->mask);
   sub->add_flag("--sort-members", cli->sort_members,
                 "Also write every frame in canonical form (members sorted, numbers by value, no trailing CR), "
