@@ -77,7 +77,7 @@ struct Prepared {
   std::vector<std::uint64_t> strong, medium, weak;
 };
 
-Prepared prepare(const std::vector<Frame>& frames, const Masker& masker, Side side) {
+Prepared prepare(const std::vector<Frame>& frames, const Masker& masker, Side side, std::uint64_t salt) {
   Prepared p;
   SignatureTracker tracker;
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -96,7 +96,11 @@ Prepared prepare(const std::vector<Frame>& frames, const Masker& masker, Side si
     p.signature.push_back(std::move(text));
     p.medium.push_back(medium);
     p.strong.push_back(combine(medium, content));
-    p.weak.push_back(combine(static_cast<std::uint64_t>(frame.dir) + 1, static_cast<std::uint64_t>(envelope.kind) + 7));
+    // Only responses align on direction + kind (one whose id answers no request still pairs with
+    // its counterpart); any other frame gets a key of its own and stays missing or extra.
+    p.weak.push_back(envelope.kind == FrameKind::response
+                         ? combine(static_cast<std::uint64_t>(frame.dir) + 1, 0x7265737000ULL)
+                         : combine(salt, p.index.size()));
   }
   return p;
 }
@@ -246,8 +250,8 @@ DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Fra
 
   Builder builder(result, options);
   const Masker& masker = builder.comparer().masker();
-  const Prepared pe = prepare(expected, masker, options.side);
-  const Prepared pa = prepare(actual, masker, options.side);
+  const Prepared pe = prepare(expected, masker, options.side, 0x65787065637465ULL);
+  const Prepared pa = prepare(actual, masker, options.side, 0x61637475616cULL);
   std::vector<Match> matches;
   align(pe, pa, 0, 0, pe.index.size(), 0, pa.index.size(), matches);
 

@@ -140,10 +140,7 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
     if (member == "name") return masked(kClientInfoName);
     if (member == "version") return masked(kClientInfoVersion);
   }
-  if (declared) {
-    const std::size_t n = spec_.declared.size();
-    return masked(kFixedSpaces + (client ? 0 : n) + static_cast<std::size_t>(rule.declared));
-  }
+  if (declared) return masked(declared_space(role.dir, static_cast<std::size_t>(rule.declared)));
   return rule;
 }
 

@@ -245,6 +245,25 @@ TEST(Diff, ReportsMissingExtraAndMovedInTranscriptOrder) {
   EXPECT_EQ(r.entries[2].kind, EntryKind::extra);
 }
 
+TEST(Diff, AReplacedNotificationIsMissingAndExtraButAMisaddressedResponseIsDivergent) {
+  const auto expected = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"n1"})"},
+                                    {S, R"({"jsonrpc":"2.0","id":1,"result":{}})"}});
+  const auto actual = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"n2"})"},
+                                  {S, R"({"jsonrpc":"2.0","id":2,"result":{}})"}});
+  DiffResult r = diff_frames(expected, actual, DiffOptions{}, "e", "a");
+  EXPECT_EQ(r.counts.missing, 1u);
+  EXPECT_EQ(r.counts.extra, 1u);
+  EXPECT_EQ(r.counts.divergent, 1u);
+  ASSERT_EQ(r.entries.size(), 3u);
+  const DiffEntry& response = r.entries[2];
+  EXPECT_EQ(response.kind, EntryKind::divergent);
+  EXPECT_EQ(response.signature, "server response to a");
+  EXPECT_EQ(response.actual_signature, "server response to no request");
+  EXPECT_EQ(response.divergences.at(0).path, "id");
+}
+
 TEST(Diff, SideSelectsTheFramesCompared) {
   const auto expected = transcript({{C, R"({"jsonrpc":"2.0","method":"c","params":{"x":1}})"},
                                     {S, R"({"jsonrpc":"2.0","method":"s","params":{"x":1}})"}});

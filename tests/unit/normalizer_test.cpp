@@ -129,6 +129,8 @@ TEST(Masker, LearnedValuesAreExactUnlessDeclared) {
   EXPECT_EQ(server_turn.treatment, Treatment::unify);
   EXPECT_NE(client_turn.space, server_turn.space);
   EXPECT_EQ(declared.space_name(server_turn.space), "server frames' params.turnId");
+  EXPECT_EQ(server_turn.space, declared.declared_space(Direction::server, 1));
+  EXPECT_EQ(client_turn.space, declared.declared_space(Direction::client, 1));
   EXPECT_EQ(declared.rule_for(role(Direction::client, FrameKind::request), "params.turnIds", 2).treatment,
             Treatment::exact);
 }

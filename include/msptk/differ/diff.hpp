@@ -7,7 +7,7 @@
 // (equal transcripts cost little more than reading them). Otherwise every frame is parsed for
 // its signature (signature.hpp) and aligned in three passes: on signature + content key (the
 // same frames), then within the gaps on signature alone (the same frame with other values:
-// divergent), then on direction + kind (e.g. a response whose id answers no request). Frames
+// divergent), then responses alone on direction + kind (a response whose id answers no request). Frames
 // left over are missing or extra; a missing and an extra frame with the same signature and
 // content key are one moved frame. A DiffResult is data; render it with render.hpp.
 #pragma once

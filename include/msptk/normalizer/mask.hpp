@@ -85,6 +85,11 @@ class Masker {
 
   const MaskSpec& spec() const { return spec_; }
   std::size_t space_count() const { return kFixedSpaces + 2 * spec_.declared.size(); }
+  // The space of the declared path with this index in frames of this direction (replay uses it
+  // to look up what a server-minted value at a declared path was paired with).
+  std::size_t declared_space(Direction dir, std::size_t declared_index) const {
+    return kFixedSpaces + (dir == Direction::client ? 0 : spec_.declared.size()) + declared_index;
+  }
   // "client request ids", "server frames' result.session.sessionId", ...
   std::string space_name(std::size_t space) const;
 
