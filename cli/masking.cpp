@@ -32,6 +32,12 @@ Result<MaskSpec> mask_spec_for(const Scenario& scenario, const MaskOptions& opti
     manifest_file = scenario.files.manifest->string();
     declared = scenario.manifest.normalize;
     if (auto text = read_file(*scenario.files.manifest)) manifest_line = line_of_member(*text, "normalize");
+    for (const ManifestProblem& problem : scenario.manifest_problems) {
+      // A normalize list that cannot be read would silently mask nothing: refuse it.
+      if (problem.member.starts_with("normalize") && problem.rule != "manifest.required") {
+        return Error::malformed(manifest_file, manifest_line, problem.rule, problem.message);
+      }
+    }
   }
   return make_mask_spec(registry, declared, manifest_file, manifest_line, options.paths,
                         parse_mask_mode(options.mode).value_or(MaskMode::unify));
