@@ -55,9 +55,9 @@ void render_entry(std::ostream& out, const DiffResult& r, const DiffEntry& e, co
 }
 
 void render_masks(std::ostream& out, const DiffResult& r) {
-  out << "masks (" << to_string(r.mode) << "): ";
+  out << "masked paths (" << to_string(r.mode) << "): ";
   if (r.masks.empty()) {
-    out << "no declared paths\n";
+    out << "none declared\n";
     return;
   }
   if (r.byte_identical) {
@@ -66,7 +66,7 @@ void render_masks(std::ostream& out, const DiffResult& r) {
   }
   bool first = true;
   for (const MaskUse& m : r.masks) {
-    out << (first ? "" : "; ") << fmt::format("{} covered {}, differed {}", m.path, m.covered, m.differed);
+    out << (first ? "" : ", ") << fmt::format("{} {} values ({} differed)", m.path, m.covered, m.differed);
     first = false;
   }
   out << "\n";

@@ -299,7 +299,7 @@ TEST(Render, TextEndsWithTheVerdictLineAndJsonFollowsTheSchema) {
             "  actual   a.ndjson:1\n"
             "  params.v: \"a\" → \"b\"\n"
             "\n"
-            "masks (unify): no declared paths\n"
+            "masked paths (unify): none declared\n"
             "divergent: 1 frames (0 identical, 0 equivalent, 1 divergent, 0 missing, 0 extra, 0 moved)\n");
   std::ostringstream colored;
   render_text(colored, report, TextStyle{true});
