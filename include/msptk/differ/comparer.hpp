@@ -50,8 +50,12 @@ class FrameComparer {
   FrameComparison compare(const Frame& expected, const Frame& actual);
 
   const Masker& masker() const { return unifier_.masker(); }
-  // The pairings made so far (e.g. for replay to carry a learned value into the next client
-  // line: unifier().bijection(space).actual_for(canonical_json(recorded))).
+  // The pairings made so far. Keys are canonical JSON texts (canonical.hpp), so a partner is the
+  // exact JSON token to splice into recorded bytes. serve-fixture: the id the client used for
+  // the request a recorded response answers is
+  //   unifier().bijection(kClientRequestIds).actual_for(canonical_json(recorded_id));
+  // replay: the live value of a server-minted value at declared path i is
+  //   unifier().bijection(masker().declared_space(Direction::server, i)).actual_for(...).
   const Unifier& unifier() const { return unifier_; }
   const std::vector<MaskUse>& accounting() const { return unifier_.accounting(); }
 
