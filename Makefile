@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MSPTK := build/bin/msptk
 SHARED_CORPUS := ../shared/msp-corpus/transcripts
 
-.PHONY: deps configure build test demo clean
+.PHONY: deps configure build test demo bench clean
 
 deps:
 	@scripts/install-deps
@@ -21,6 +21,10 @@ test: build
 
 demo: build
 	@scripts/demo
+
+# Diff cost vs. reading cost on a ~64 MB synthetic transcript; writes bench/results.md.
+bench: build
+	@build/bin/msptk_bench --mb 64 --runs 3 --out bench/results.md
 
 clean:
 	rm -rf build build-release build-asan

@@ -26,6 +26,8 @@ int run(int argc, const char* const* argv, Streams io) {
     verbs.emplace_back(app.get_subcommands({}).back(), std::move(runner));
   };
   add(&setup_validate);
+  add(&setup_normalize);
+  add(&setup_diff);
   add(&setup_record);
 
   try {

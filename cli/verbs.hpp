@@ -21,6 +21,9 @@ struct Streams {
 
 using Runner = std::function<int(Streams)>;
 
+Runner setup_diff(CLI::App& app);
+Runner setup_normalize(CLI::App& app);
+
 // Prints "msptk: error: <message>" to err and returns the exit code of the error's kind.
 int report_error(Streams io, const Error& error);
 

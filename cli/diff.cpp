@@ -1,0 +1,100 @@
+// `msptk diff EXPECTED ACTUAL`: the structural diff of two transcripts (MATCHING.md).
+#include "masking.hpp"
+#include "verbs.hpp"
+
+#include "msptk/differ/render.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+namespace msptk::cli {
+
+namespace {
+
+struct DiffCli {
+  std::string expected, actual;
+  MaskOptions mask;
+  std::string side = "both";
+  std::string format = "text";
+  std::string color = "auto";
+};
+
+bool use_color(const std::string& mode, const std::ostream& out) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  return &out == &std::cout && ::isatty(STDOUT_FILENO);
+}
+
+int run_diff(const DiffCli& cli, Streams io) {
+  auto expected = load_scenario(cli.expected);
+  if (!expected) return report_error(io, expected.error());
+  auto actual = locate_scenario(cli.actual);
+  if (!actual) return report_error(io, actual.error());
+  auto spec = mask_spec_for(*expected, cli.mask);
+  if (!spec) return report_error(io, spec.error());
+
+  DiffOptions options{std::move(*spec), parse_side(cli.side).value_or(Side::both)};
+  Result<DiffReport> report = [&]() -> Result<DiffReport> {
+    // Legs files are compared only when both sides are scenario folders.
+    if (std::filesystem::is_directory(cli.expected) && std::filesystem::is_directory(cli.actual)) {
+      return diff_scenarios(expected->files, *actual, options);
+    }
+    auto single = diff_transcripts(expected->files.transcript, actual->transcript, options);
+    if (!single) return single.error();
+    DiffReport r;
+    r.comparisons.push_back(std::move(*single));
+    return r;
+  }();
+  if (!report) return report_error(io, report.error());
+
+  if (cli.format == "json") {
+    render_json(io.out, *report);
+  } else {
+    render_text(io.out, *report, TextStyle{use_color(cli.color, io.out)});
+  }
+  return report->verdict() == Verdict::divergent ? 1 : 0;
+}
+
+}  // namespace
+
+Runner setup_diff(CLI::App& app) {
+  auto cli = std::make_shared<DiffCli>();
+  CLI::App* sub = app.add_subcommand("diff", "Compare two transcripts structurally: identical, equivalent or divergent");
+  sub->footer(
+      "Client frames are compared as parsed JSON (member order, whitespace and a trailing CR free); server\n"
+      "frames byte for byte first, then structurally. Values the client mints (request ids and the server's\n"
+      "responses to them, params.commandId, clientInfo name/version) and the paths of EXPECTED's manifest\n"
+      "normalize list (plus --path) are unified through one-to-one pairings. Frames are aligned first, so a\n"
+      "missing, extra or moved frame is reported as such. Two scenario folders: their *-legs.ndjson files of\n"
+      "the same name are compared too.\n\n"
+      "Exit status: 0 identical or equivalent, 1 divergent, 2 usage error, 3 unreadable or malformed input.");
+  sub->add_option("EXPECTED", cli->expected,
+                  "The reference: a scenario folder or a transcript file; its manifest's normalize list applies")
+      ->required()
+      ->type_name("PATH");
+  sub->add_option("ACTUAL", cli->actual, "The transcript to check: a scenario folder or a transcript file")
+      ->required()
+      ->type_name("PATH");
+  add_mask_options(*sub, cli->mask);
+  sub->add_option("--side", cli->side, "Which frames to compare: client, server or both")
+      ->check(CLI::IsMember({"client", "server", "both"}))
+      ->default_str("both")
+      ->type_name("SIDE");
+  sub->add_option("--format", cli->format, "Report format: text or json (schema: docs/diff-json.md)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text")
+      ->type_name("FORMAT");
+  sub->add_option("--color", cli->color,
+                  "Color the text report: auto (only on a terminal, and never when NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->default_str("auto")
+      ->type_name("WHEN");
+  return [cli](Streams io) { return run_diff(*cli, io); };
+}
+
+}  // namespace msptk::cli

@@ -1,0 +1,147 @@
+#include "msptk/normalizer/mask.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace msptk {
+
+std::string_view to_string(MaskMode mode) { return mode == MaskMode::unify ? "unify" : "erase"; }
+
+std::optional<MaskMode> parse_mask_mode(std::string_view text) {
+  if (text == "unify") return MaskMode::unify;
+  if (text == "erase") return MaskMode::erase;
+  return std::nullopt;
+}
+
+bool MaskSpec::declares(std::string_view path) const {
+  return std::any_of(declared.begin(), declared.end(), [&](const JsonPath& p) { return p.text() == path; });
+}
+
+Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std::string>& manifest_paths,
+                                const std::string& manifest_file, std::size_t manifest_line,
+                                const std::vector<std::string>& explicit_paths, MaskMode mode) {
+  MaskSpec spec;
+  spec.mode = mode;
+  for (const std::string& text : manifest_paths) {
+    auto path = JsonPath::parse(text);
+    if (!path) {
+      Error error = path.error();
+      error.file = manifest_file;
+      error.line = manifest_line;
+      error.rule = "manifest.normalize";
+      return error;
+    }
+    if (!registry.contains(text)) {
+      return Error::malformed(manifest_file, manifest_line, "manifest.normalize",
+                              fmt::format("normalize path \"{}\" is not in the registry of allowed paths "
+                                          "(extend it with --registry FILE)",
+                                          text));
+    }
+    if (!spec.declares(text)) spec.declared.push_back(std::move(*path));
+  }
+  for (const std::string& text : explicit_paths) {
+    auto path = JsonPath::parse(text);
+    if (!path) return Error::usage(fmt::format("--path: {}", path.error().message));
+    if (!registry.contains(text)) {
+      return Error::usage(fmt::format("--path \"{}\" is not in the registry of allowed paths "
+                                      "(extend it with --registry FILE)",
+                                      text));
+    }
+    if (!spec.declares(text)) spec.declared.push_back(std::move(*path));
+  }
+  return spec;
+}
+
+FrameRole FrameRole::of(Direction dir, const Envelope& envelope) {
+  return FrameRole{dir, envelope.kind, envelope.kind == FrameKind::request && envelope.method == "initialize"};
+}
+
+Masker::Masker(MaskSpec spec) : spec_(std::move(spec)) {
+  for (std::size_t i = 0; i < spec_.declared.size(); ++i) {
+    const JsonPath& path = spec_.declared[i];
+    depths_.push_back(path.steps().size());
+    max_depth_ = std::max(max_depth_, path.steps().size());
+    if (path.text() == "id" && id_declared_ < 0) id_declared_ = static_cast<int>(i);
+    if (path.text() == "params.commandId" && command_id_declared_ < 0) command_id_declared_ = static_cast<int>(i);
+  }
+}
+
+std::string Masker::space_name(std::size_t space) const {
+  switch (space) {
+    case kClientRequestIds: return "client request ids";
+    case kServerRequestIds: return "server request ids";
+    case kClientCommandIds: return "client params.commandId";
+    case kClientInfoName: return "client params.clientInfo.name";
+    case kClientInfoVersion: return "client params.clientInfo.version";
+    default: break;
+  }
+  const std::size_t n = spec_.declared.size();
+  const std::size_t k = space - kFixedSpaces;
+  if (k < n) return fmt::format("client frames' {}", spec_.declared[k].text());
+  if (k < 2 * n) return fmt::format("server frames' {}", spec_.declared[k - n].text());
+  return "unknown space";
+}
+
+MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std::size_t depth) const {
+  MaskRule rule;
+  if (depth == 0 || depth > max_depth_) return rule;
+  const bool erase = spec_.mode == MaskMode::erase;
+  const bool client = role.dir == Direction::client;
+
+  // The first declared path that selects this place (for accounting, and for its space).
+  for (std::size_t i = 0; i < spec_.declared.size(); ++i) {
+    if (depths_[i] == depth && spec_.declared[i].matches_location(location)) {
+      rule.declared = static_cast<int>(i);
+      break;
+    }
+  }
+  const bool declared = rule.declared >= 0;
+  auto masked = [&](std::size_t space) {
+    rule.space = space;
+    rule.treatment = (erase && declared) ? Treatment::erase : Treatment::unify;
+    return rule;
+  };
+
+  if (depth == 1 && location == "id") {
+    rule.is_id = true;
+    const bool id_declared = id_declared_ >= 0;
+    if (id_declared) rule.declared = id_declared_;
+    const bool client_request = client && role.kind == FrameKind::request;
+    const bool server_response = !client && role.kind == FrameKind::response;
+    if (client_request || server_response) {
+      rule.declared = id_declared ? id_declared_ : -1;
+      rule.space = kClientRequestIds;
+      rule.treatment = (erase && id_declared) ? Treatment::erase : Treatment::unify;
+      return rule;
+    }
+    const bool server_request = !client && role.kind == FrameKind::request;
+    const bool client_answer = client && role.kind == FrameKind::response;
+    if ((server_request || client_answer) && id_declared) {
+      rule.space = kServerRequestIds;
+      rule.treatment = erase ? Treatment::erase : Treatment::unify;
+      return rule;
+    }
+    rule.declared = -1;
+    return rule;  // learned ids (and ids of invalid frames) are exact
+  }
+  if (client && depth == 2 && location == "params.commandId") {
+    if (command_id_declared_ >= 0) rule.declared = command_id_declared_;
+    rule.space = kClientCommandIds;
+    rule.treatment = (erase && command_id_declared_ >= 0) ? Treatment::erase : Treatment::unify;
+    return rule;
+  }
+  if (client && role.initialize && depth == 3 && location.starts_with("params.clientInfo.")) {
+    std::string_view member = location.substr(18);
+    if (member == "title") {
+      rule.treatment = Treatment::ignore;
+      return rule;
+    }
+    if (member == "name") return masked(kClientInfoName);
+    if (member == "version") return masked(kClientInfoVersion);
+  }
+  if (declared) return masked(declared_space(role.dir, static_cast<std::size_t>(rule.declared)));
+  return rule;
+}
+
+}  // namespace msptk

@@ -1,0 +1,99 @@
+#include "msptk/normalizer/placeholders.hpp"
+
+#include "msptk/normalizer/canonical.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace msptk {
+
+namespace json = boost::json;
+
+namespace {
+
+struct Rewrite {
+  const Masker& masker;
+  const FrameRole& role;
+  std::string location;
+  bool changed = false;
+
+  template <class Replace>
+  void walk(json::value& value, std::size_t depth, const Replace& replace) {
+    if (depth >= masker.max_depth()) return;
+    if (auto* obj = value.if_object()) {
+      // Members in name order, so placeholder numbers do not depend on member order.
+      std::vector<json::key_value_pair*> members;
+      for (auto& m : *obj) members.push_back(&m);
+      std::sort(members.begin(), members.end(), [](auto* a, auto* b) { return a->key() < b->key(); });
+      std::vector<std::string> dropped;
+      for (json::key_value_pair* m : members) {
+        const std::size_t mark = location.size();
+        if (depth > 0) location += '.';
+        location.append(m->key().data(), m->key().size());
+        MaskRule rule = masker.rule_for(role, location, depth + 1);
+        if (rule.treatment == Treatment::ignore) {
+          dropped.emplace_back(m->key());
+        } else if (rule.treatment != Treatment::exact) {
+          m->value() = replace(rule, m->value());
+          changed = true;
+        } else {
+          walk(m->value(), depth + 1, replace);
+        }
+        location.resize(mark);
+      }
+      for (const std::string& key : dropped) obj->erase(key);
+      if (!dropped.empty()) changed = true;
+    } else if (auto* arr = value.if_array()) {
+      for (std::size_t i = 0; i < arr->size(); ++i) {
+        const std::size_t mark = location.size();
+        fmt::format_to(std::back_inserter(location), "[{}]", i);
+        MaskRule rule = masker.rule_for(role, location, depth + 1);
+        if (rule.treatment != Treatment::exact && rule.treatment != Treatment::ignore) {
+          (*arr)[i] = replace(rule, (*arr)[i]);
+          changed = true;
+        } else {
+          walk((*arr)[i], depth + 1, replace);
+        }
+        location.resize(mark);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Placeholders::Placeholders(Masker masker, bool sort_members)
+    : masker_(std::move(masker)), sort_members_(sort_members) {
+  for (const JsonPath& path : masker_.spec().declared) accounting_.push_back(MaskUse{path.text(), 0, 0});
+}
+
+std::string Placeholders::placeholder(const MaskRule& rule, const json::value& value) {
+  if (rule.declared >= 0) ++accounting_[static_cast<std::size_t>(rule.declared)].covered;
+  const char* kind = rule.is_id ? "id" : "value";
+  if (rule.treatment == Treatment::erase) return fmt::format("<{}>", kind);
+  auto [it, inserted] = numbers_.try_emplace({rule.space, canonical_json(value)}, next_);
+  if (inserted) ++next_;
+  return fmt::format("<{}:{}>", kind, it->second);
+}
+
+std::string Placeholders::rewrite(const Frame& frame) {
+  boost::system::error_code ec;
+  json::value value = json::parse(frame.json_text(), ec);
+  if (ec) return frame.wire_bytes();
+  const FrameRole role = FrameRole::of(frame.dir, classify(value));
+  Rewrite rewrite{masker_, role, {}};
+  rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
+    return json::value(json::string(placeholder(rule, v)));
+  });
+  if (sort_members_) return canonical_json(value);
+  if (!rewrite.changed) return frame.wire_bytes();
+  std::string out = json::serialize(value);
+  if (frame.json_text().size() != frame.raw.size()) out += '\r';
+  return out;
+}
+
+}  // namespace msptk

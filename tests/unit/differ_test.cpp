@@ -1,0 +1,318 @@
+#include "msptk/differ/align.hpp"
+#include "msptk/differ/comparer.hpp"
+#include "msptk/differ/diff.hpp"
+#include "msptk/differ/render.hpp"
+#include "msptk/differ/signature.hpp"
+#include "msptk/normalizer/canonical.hpp"
+#include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <random>
+#include <sstream>
+
+namespace msptk {
+namespace {
+
+namespace json = boost::json;
+
+Frame frame(Direction dir, std::string raw, std::size_t line = 1) {
+  Frame f;
+  f.dir = dir;
+  f.raw = std::move(raw);
+  f.line = line;
+  return f;
+}
+Frame client(std::string raw, std::size_t line = 1) { return frame(Direction::client, std::move(raw), line); }
+Frame server(std::string raw, std::size_t line = 1) { return frame(Direction::server, std::move(raw), line); }
+
+MaskSpec spec_of(std::vector<std::string> declared, MaskMode mode = MaskMode::unify) {
+  auto spec = make_mask_spec(Registry::builtin(), declared, "", 0, {}, mode);
+  EXPECT_TRUE(spec);
+  return *spec;
+}
+
+std::size_t dp_lcs(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  std::vector<std::vector<std::size_t>> t(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+  return t[a.size()][b.size()];
+}
+
+TEST(Align, FindsALongestCommonSubsequence) {
+  std::mt19937 rng(42);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::uint64_t> a(rng() % 30), b(rng() % 30);
+    for (auto& x : a) x = rng() % 4;
+    for (auto& x : b) x = rng() % 4;
+    const auto matches = longest_common_subsequence(a, b);
+    ASSERT_EQ(matches.size(), dp_lcs(a, b)) << "round " << round;
+    for (std::size_t k = 0; k < matches.size(); ++k) {
+      EXPECT_EQ(a[matches[k].first], b[matches[k].second]);
+      if (k > 0) {
+        EXPECT_LT(matches[k - 1].first, matches[k].first);
+        EXPECT_LT(matches[k - 1].second, matches[k].second);
+      }
+    }
+  }
+}
+
+TEST(Align, LeavesTheMiddleUnmatchedBeyondTheEditBound) {
+  std::vector<std::uint64_t> a{1, 2, 3, 5, 4, 9}, b{1, 5, 6, 7, 8, 9};
+  EXPECT_EQ(longest_common_subsequence(a, b, 1).size(), 2u);  // prefix 1, suffix 9 (5 needs more edits)
+  EXPECT_EQ(longest_common_subsequence(a, b).size(), 3u);
+}
+
+TEST(FrameComparer, ClientFramesAreComparedStructurally) {
+  FrameComparer c(spec_of({}));
+  auto r = c.compare(client(R"({"jsonrpc":"2.0","method":"x","params":{"a":1,"b":[1,2]}})"),
+                     client("{ \"params\": {\"b\": [1, 2.0], \"a\": 1e0}, \"method\": \"x\", \"jsonrpc\": \"2.0\" }\r"));
+  EXPECT_EQ(r.outcome, FrameOutcome::equivalent);
+  EXPECT_TRUE(r.divergences.empty());
+}
+
+TEST(FrameComparer, ReportsEachDifferingPlaceWithArrayIndices) {
+  FrameComparer c(spec_of({}));
+  auto r = c.compare(
+      client(R"({"jsonrpc":"2.0","method":"turn/start","params":{"input":[{"type":"text","text":"a"}],"x":1}})", 4),
+      client(R"({"jsonrpc":"2.0","method":"turn/start","params":{"input":[{"type":"text","text":"b"},{}],"y":1}})",
+             6));
+  ASSERT_EQ(r.outcome, FrameOutcome::divergent);
+  ASSERT_EQ(r.divergences.size(), 4u);
+  EXPECT_EQ(r.divergences[0].path, "params.input[0].text");
+  EXPECT_EQ(r.divergences[0].expected, R"("a")");
+  EXPECT_EQ(r.divergences[0].actual, R"("b")");
+  EXPECT_EQ(r.divergences[1].path, "params.input[1]");
+  EXPECT_FALSE(r.divergences[1].expected);
+  EXPECT_EQ(r.divergences[1].actual, "{}");
+  EXPECT_EQ(r.divergences[2].path, "params.x");
+  EXPECT_FALSE(r.divergences[2].actual);
+  EXPECT_EQ(r.divergences[3].path, "params.y");
+}
+
+TEST(FrameComparer, ServerFramesAreByteFirst) {
+  FrameComparer c(spec_of({}));
+  const std::string bytes = R"({"jsonrpc":"2.0","method":"turn/started","params":{"a":1,"b":2}})";
+  EXPECT_EQ(c.compare(server(bytes), server(bytes)).outcome, FrameOutcome::identical);
+  EXPECT_EQ(c.compare(server(bytes), server(R"({"jsonrpc":"2.0","method":"turn/started","params":{"b":2,"a":1}})"))
+                .outcome,
+            FrameOutcome::equivalent);
+  // Not JSON: compared by bytes alone.
+  EXPECT_EQ(c.compare(server("not json"), server("not json")).outcome, FrameOutcome::identical);
+  auto r = c.compare(server("not json"), server("not json either"));
+  EXPECT_EQ(r.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(r.divergences[0].path, "");
+}
+
+TEST(FrameComparer, UnifiesClientRequestIdsWithTheServerResponses) {
+  FrameComparer c(spec_of({}));
+  EXPECT_EQ(c.compare(client(R"({"jsonrpc":"2.0","id":1,"method":"m"})", 1),
+                      client(R"({"jsonrpc":"2.0","id":"a","method":"m"})", 1))
+                .outcome,
+            FrameOutcome::equivalent);
+  EXPECT_EQ(c.compare(server(R"({"jsonrpc":"2.0","id":1,"result":{}})", 2),
+                      server(R"({"jsonrpc":"2.0","id":"a","result":{}})", 2))
+                .outcome,
+            FrameOutcome::equivalent);
+  // The server answered with another id than the one the client used.
+  auto wrong = c.compare(server(R"({"jsonrpc":"2.0","id":1,"result":{}})", 3),
+                         server(R"({"jsonrpc":"2.0","id":"b","result":{}})", 3));
+  ASSERT_EQ(wrong.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(wrong.divergences[0].path, "id");
+  EXPECT_NE(wrong.divergences[0].note.find("client request ids"), std::string::npos);
+  // Byte-identical, yet against the pairing 1 ↔ "a": divergent.
+  auto same = c.compare(server(R"({"jsonrpc":"2.0","id":"a","result":{}})", 4),
+                        server(R"({"jsonrpc":"2.0","id":"a","result":{}})", 4));
+  EXPECT_EQ(same.outcome, FrameOutcome::divergent);
+}
+
+TEST(FrameComparer, LearnedIdsAreExactUnlessDeclared) {
+  const Frame request = server(R"({"jsonrpc":"2.0","id":5,"method":"approval/request","params":{}})", 1);
+  const Frame answer = client(R"({"jsonrpc":"2.0","id":5,"result":{}})", 2);
+  const Frame other_answer = client(R"({"jsonrpc":"2.0","id":6,"result":{}})", 2);
+  FrameComparer exact(spec_of({}));
+  exact.compare(request, request);
+  auto r = exact.compare(answer, other_answer);
+  ASSERT_EQ(r.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(r.divergences[0].path, "id");
+  EXPECT_TRUE(r.divergences[0].note.empty());
+
+  FrameComparer declared(spec_of({"id"}));
+  declared.compare(request, request);  // pairs 5 ↔ 5
+  auto d = declared.compare(answer, other_answer);
+  ASSERT_EQ(d.outcome, FrameOutcome::divergent);
+  EXPECT_NE(d.divergences[0].note.find("server request ids"), std::string::npos) << d.divergences[0].note;
+  // A consistently re-minted server request id passes when `id` is declared.
+  FrameComparer remint(spec_of({"id"}));
+  remint.compare(request, server(R"({"jsonrpc":"2.0","id":9,"method":"approval/request","params":{}})", 1));
+  EXPECT_EQ(remint.compare(answer, client(R"({"jsonrpc":"2.0","id":9,"result":{}})", 2)).outcome,
+            FrameOutcome::equivalent);
+}
+
+TEST(FrameComparer, ClientInfoIsUnifiedAndTitleIgnored) {
+  FrameComparer c(spec_of({}));
+  auto r = c.compare(
+      client(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"conformance","version":"0.0.0"}}})"),
+      client(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"me","version":"2.1","title":"Me"}}})"));
+  EXPECT_EQ(r.outcome, FrameOutcome::equivalent);
+}
+
+TEST(FrameComparer, EraseComparesPresenceOnly) {
+  FrameComparer c(spec_of({"params.turnId"}, MaskMode::erase));
+  const Frame e = server(R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"t1"}})");
+  EXPECT_EQ(c.compare(e, server(R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"zz"}})")).outcome,
+            FrameOutcome::equivalent);
+  EXPECT_EQ(c.compare(e, server(R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"yy"}})")).outcome,
+            FrameOutcome::equivalent);
+  auto absent = c.compare(e, server(R"({"jsonrpc":"2.0","method":"turn/started","params":{}})"));
+  ASSERT_EQ(absent.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(absent.divergences[0].path, "params.turnId");
+  ASSERT_EQ(c.accounting().size(), 1u);
+  EXPECT_EQ(c.accounting()[0].covered, 2u);
+  EXPECT_EQ(c.accounting()[0].differed, 2u);
+}
+
+TEST(FrameComparer, DirectionAndKindMismatchesAreDivergent) {
+  FrameComparer c(spec_of({}));
+  EXPECT_EQ(c.compare(client(R"({"jsonrpc":"2.0","method":"m"})"), server(R"({"jsonrpc":"2.0","method":"m"})"))
+                .outcome,
+            FrameOutcome::divergent);
+  auto r = c.compare(client(R"({"jsonrpc":"2.0","method":"m"})"), client(R"({"jsonrpc":"2.0","id":3,"method":"m"})"));
+  ASSERT_EQ(r.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(r.divergences[0].note, "expected a notification, got a request");
+}
+
+TEST(Signature, NamesResponsesAfterTheirRequests) {
+  SignatureTracker t;
+  auto observe = [&](const Frame& f) { return t.observe(f, classify(json::parse(f.json_text()))).text(); };
+  EXPECT_EQ(observe(client(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})")), "client request initialize");
+  EXPECT_EQ(observe(server(R"({"jsonrpc":"2.0","id":1,"result":{}})")), "server response to initialize");
+  EXPECT_EQ(observe(server(R"({"jsonrpc":"2.0","id":7,"method":"approval/request","params":{}})")),
+            "server request approval/request");
+  EXPECT_EQ(observe(client(R"({"jsonrpc":"2.0","id":8,"result":{}})")), "client response to no request");
+  EXPECT_EQ(observe(client(R"({"jsonrpc":"2.0","id":7,"result":{}})")), "client response to approval/request");
+  EXPECT_EQ(observe(server(R"({"jsonrpc":"2.0","method":"turn/started"})")), "server notification turn/started");
+}
+
+TEST(Signature, ContentKeyIgnoresMemberOrderAndMaskedValues) {
+  Masker m(spec_of({"params.turnId"}));
+  auto key = [&](const char* raw) {
+    json::value v = json::parse(raw);
+    return content_key(m, FrameRole::of(Direction::server, classify(v)), v);
+  };
+  EXPECT_EQ(key(R"({"jsonrpc":"2.0","method":"a","params":{"turnId":"x","n":1}})"),
+            key(R"({"params":{"n":1.0,"turnId":"y"},"method":"a","jsonrpc":"2.0"})"));
+  EXPECT_NE(key(R"({"jsonrpc":"2.0","method":"a","params":{"turnId":"x","n":1}})"),
+            key(R"({"jsonrpc":"2.0","method":"a","params":{"n":1}})"));
+  EXPECT_NE(key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[1,2]}})"),
+            key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[2,1]}})"));
+}
+
+std::vector<Frame> transcript(std::initializer_list<std::pair<Direction, const char*>> lines) {
+  std::vector<Frame> out;
+  for (const auto& [dir, raw] : lines) out.push_back(frame(dir, raw, out.size() + 1));
+  return out;
+}
+
+const auto C = Direction::client;
+const auto S = Direction::server;
+
+TEST(Diff, ReportsMissingExtraAndMovedInTranscriptOrder) {
+  const auto expected = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                    {S, R"({"jsonrpc":"2.0","id":1,"result":{}})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"n1"})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"n2"})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"n3"})"}});
+  const auto actual = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                  {S, R"({"jsonrpc":"2.0","id":1,"result":{}})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"n3"})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"n2"})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"x"})"}});
+  DiffResult r = diff_frames(expected, actual, DiffOptions{}, "e", "a");
+  EXPECT_EQ(r.verdict, Verdict::divergent);
+  EXPECT_EQ(r.counts.identical, 3u);
+  EXPECT_EQ(r.counts.missing, 1u);
+  EXPECT_EQ(r.counts.moved, 1u);
+  EXPECT_EQ(r.counts.extra, 1u);
+  EXPECT_EQ(r.counts.frames(), 6u);
+  ASSERT_EQ(r.entries.size(), 3u);
+  EXPECT_EQ(r.entries[0].kind, EntryKind::missing);
+  EXPECT_EQ(r.entries[0].signature, "server notification n1");
+  EXPECT_EQ(r.entries[1].kind, EntryKind::moved);
+  EXPECT_EQ(r.entries[1].expected_line, 4u);
+  EXPECT_EQ(r.entries[1].actual_line, 4u);  // n2 matched; n3 moved ...
+  EXPECT_EQ(r.entries[2].kind, EntryKind::extra);
+}
+
+TEST(Diff, AReplacedNotificationIsMissingAndExtraButAMisaddressedResponseIsDivergent) {
+  const auto expected = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"n1"})"},
+                                    {S, R"({"jsonrpc":"2.0","id":1,"result":{}})"}});
+  const auto actual = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a"})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"n2"})"},
+                                  {S, R"({"jsonrpc":"2.0","id":2,"result":{}})"}});
+  DiffResult r = diff_frames(expected, actual, DiffOptions{}, "e", "a");
+  EXPECT_EQ(r.counts.missing, 1u);
+  EXPECT_EQ(r.counts.extra, 1u);
+  EXPECT_EQ(r.counts.divergent, 1u);
+  ASSERT_EQ(r.entries.size(), 3u);
+  const DiffEntry& response = r.entries[2];
+  EXPECT_EQ(response.kind, EntryKind::divergent);
+  EXPECT_EQ(response.signature, "server response to a");
+  EXPECT_EQ(response.actual_signature, "server response to no request");
+  EXPECT_EQ(response.divergences.at(0).path, "id");
+}
+
+TEST(Diff, SideSelectsTheFramesCompared) {
+  const auto expected = transcript({{C, R"({"jsonrpc":"2.0","method":"c","params":{"x":1}})"},
+                                    {S, R"({"jsonrpc":"2.0","method":"s","params":{"x":1}})"}});
+  const auto actual = transcript({{C, R"({"jsonrpc":"2.0","method":"c","params":{"x":1}})"},
+                                  {S, R"({"jsonrpc":"2.0","method":"s","params":{"x":2}})"}});
+  DiffOptions options;
+  options.side = Side::client;
+  DiffResult client_only = diff_frames(expected, actual, options);
+  EXPECT_EQ(client_only.verdict, Verdict::identical);
+  EXPECT_TRUE(client_only.byte_identical);
+  EXPECT_EQ(client_only.counts.frames(), 1u);
+  options.side = Side::server;
+  EXPECT_EQ(diff_frames(expected, actual, options).verdict, Verdict::divergent);
+}
+
+TEST(Diff, WarnsAboutStaleDeclarations) {
+  const auto t = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a","params":{"commandId":"c"}})"}});
+  DiffResult r = diff_frames(t, t, DiffOptions{spec_of({"params.commandId", "params.itemId"}), Side::both}, "e", "a");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("\"params.itemId\""), std::string::npos);
+}
+
+TEST(Render, TextEndsWithTheVerdictLineAndJsonFollowsTheSchema) {
+  const auto expected = transcript({{S, R"({"jsonrpc":"2.0","method":"n","params":{"v":"a"}})"}});
+  const auto actual = transcript({{S, R"({"jsonrpc":"2.0","method":"n","params":{"v":"b"}})"}});
+  DiffReport report;
+  report.comparisons.push_back(diff_frames(expected, actual, DiffOptions{}, "e.ndjson", "a.ndjson"));
+  std::ostringstream text;
+  render_text(text, report);
+  EXPECT_EQ(text.str(),
+            "divergent server notification n\n"
+            "  expected e.ndjson:1\n"
+            "  actual   a.ndjson:1\n"
+            "  params.v: \"a\" → \"b\"\n"
+            "\n"
+            "masked paths (unify): none declared\n"
+            "divergent: 1 frames (0 identical, 0 equivalent, 1 divergent, 0 missing, 0 extra, 0 moved)\n");
+  std::ostringstream colored;
+  render_text(colored, report, TextStyle{true});
+  EXPECT_NE(colored.str().find("\x1b[31m"), std::string::npos);
+
+  json::value doc = to_json(report);
+  EXPECT_EQ(doc.at("verdict"), "divergent");
+  const json::value& frame = doc.at("comparisons").at(0).at("frames").at(0);
+  EXPECT_EQ(frame.at("outcome"), "divergent");
+  EXPECT_EQ(frame.at("expected").at("line"), 1);
+  EXPECT_EQ(frame.at("divergences").at(0).at("expected"), "a");
+  EXPECT_EQ(frame.at("divergences").at(0).at("actual"), "b");
+}
+
+}  // namespace
+}  // namespace msptk

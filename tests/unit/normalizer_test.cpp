@@ -1,0 +1,199 @@
+#include "msptk/normalizer/bijection.hpp"
+#include "msptk/normalizer/canonical.hpp"
+#include "msptk/normalizer/mask.hpp"
+#include "msptk/normalizer/placeholders.hpp"
+#include "msptk/normalizer/unifier.hpp"
+#include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
+
+namespace msptk {
+namespace {
+
+namespace json = boost::json;
+
+MaskSpec spec_of(std::vector<std::string> declared, MaskMode mode = MaskMode::unify) {
+  auto spec = make_mask_spec(Registry::builtin(), declared, "manifest.json", 3, {}, mode);
+  EXPECT_TRUE(spec) << spec.error().render();
+  return *spec;
+}
+
+FrameRole role(Direction dir, FrameKind kind, bool initialize = false) { return FrameRole{dir, kind, initialize}; }
+
+Frame frame(Direction dir, std::string raw, std::size_t line = 1) {
+  Frame f;
+  f.dir = dir;
+  f.raw = std::move(raw);
+  f.line = line;
+  return f;
+}
+
+TEST(Canonical, SortsMembersAndWritesNumbersByValue) {
+  EXPECT_EQ(canonical_json(json::parse(R"({"b":1.0,"a":[2,"x",{"d":null,"c":true}]})")),
+            R"({"a":[2,"x",{"c":true,"d":null}],"b":1})");
+  EXPECT_EQ(canonical_json(json::parse("1e0")), canonical_json(json::parse("1")));
+  EXPECT_NE(canonical_json(json::parse("1.5")), canonical_json(json::parse("1")));
+  EXPECT_TRUE(json_equal(json::parse("3"), json::parse("3.0")));
+  EXPECT_TRUE(json_equal(json::parse("18446744073709551615"), json::parse("18446744073709551615")));
+  EXPECT_FALSE(json_equal(json::parse("-1"), json::parse("18446744073709551615")));
+  EXPECT_FALSE(json_equal(json::parse(R"("1")"), json::parse("1")));
+  EXPECT_TRUE(json_equal(json::parse(R"({"a":1,"b":2})"), json::parse(R"({"b":2,"a":1})")));
+}
+
+TEST(Bijection, HoldsPairingsOneToOne) {
+  Bijection b;
+  EXPECT_FALSE(b.pair("1", "10", 1, 1));
+  EXPECT_FALSE(b.pair("1", "10", 5, 5));  // the same pairing again
+  EXPECT_FALSE(b.pair("2", "20", 7, 7));
+  EXPECT_FALSE(b.identity());
+
+  auto split = b.pair("1", "30", 9, 9);  // one expected identity split into two actual ones
+  ASSERT_TRUE(split);
+  ASSERT_TRUE(split->expected_paired);
+  EXPECT_EQ(split->expected_paired->actual, "10");
+  EXPECT_EQ(split->expected_paired->expected_line, 1u);
+  EXPECT_FALSE(split->actual_paired);
+
+  auto collapse = b.pair("3", "20", 11, 11);  // two expected identities collapsed into one
+  ASSERT_TRUE(collapse);
+  ASSERT_TRUE(collapse->actual_paired);
+  EXPECT_EQ(collapse->actual_paired->expected, "2");
+
+  EXPECT_EQ(b.size(), 2u);  // conflicting pairings are not recorded
+  EXPECT_EQ(*b.actual_for("1"), "10");
+  EXPECT_EQ(*b.expected_for("20"), "2");
+  EXPECT_EQ(b.actual_for("3"), nullptr);
+}
+
+TEST(MaskSpec, RefusesPathsOutsideTheRegistry) {
+  auto manifest = make_mask_spec(Registry::builtin(), {"id", "params.sessionId"}, "m/manifest.json", 12, {},
+                                 MaskMode::unify);
+  ASSERT_FALSE(manifest);
+  EXPECT_EQ(manifest.error().kind, ErrorKind::malformed);
+  EXPECT_EQ(manifest.error().file, "m/manifest.json");
+  EXPECT_EQ(manifest.error().line, 12u);
+  EXPECT_EQ(manifest.error().rule, "manifest.normalize");
+
+  auto flag = make_mask_spec(Registry::builtin(), {}, "", 0, {"params.sessionId"}, MaskMode::unify);
+  ASSERT_FALSE(flag);
+  EXPECT_EQ(flag.error().kind, ErrorKind::usage);
+
+  Registry extended = Registry::builtin();
+  ASSERT_TRUE(extended.add("params.sessionId"));
+  auto ok = make_mask_spec(extended, {"id", "id"}, "", 0, {"params.sessionId", "id"}, MaskMode::erase);
+  ASSERT_TRUE(ok);
+  ASSERT_EQ(ok->declared.size(), 2u);  // duplicates dropped, order kept
+  EXPECT_EQ(ok->declared[1].text(), "params.sessionId");
+  EXPECT_EQ(ok->mode, MaskMode::erase);
+}
+
+TEST(Masker, AlwaysUnifiesWhatTheClientMints) {
+  Masker m(spec_of({}));
+  auto client_request = role(Direction::client, FrameKind::request);
+  MaskRule id = m.rule_for(client_request, "id", 1);
+  EXPECT_EQ(id.treatment, Treatment::unify);
+  EXPECT_EQ(id.space, kClientRequestIds);
+  EXPECT_TRUE(id.is_id);
+  EXPECT_EQ(id.declared, -1);
+  // The server's response to a client request shares the client request ids' space.
+  EXPECT_EQ(m.rule_for(role(Direction::server, FrameKind::response), "id", 1).space, kClientRequestIds);
+  EXPECT_EQ(m.rule_for(client_request, "params.commandId", 2).space, kClientCommandIds);
+  auto init = role(Direction::client, FrameKind::request, true);
+  EXPECT_EQ(m.rule_for(init, "params.clientInfo.name", 3).space, kClientInfoName);
+  EXPECT_EQ(m.rule_for(init, "params.clientInfo.version", 3).space, kClientInfoVersion);
+  EXPECT_EQ(m.rule_for(init, "params.clientInfo.title", 3).treatment, Treatment::ignore);
+  // Only on initialize, only on client frames.
+  EXPECT_EQ(m.rule_for(client_request, "params.clientInfo.name", 3).treatment, Treatment::exact);
+  EXPECT_EQ(m.rule_for(role(Direction::server, FrameKind::notification), "params.commandId", 2).treatment,
+            Treatment::exact);
+}
+
+TEST(Masker, LearnedValuesAreExactUnlessDeclared) {
+  Masker plain(spec_of({}));
+  auto answer = role(Direction::client, FrameKind::response);
+  auto server_request = role(Direction::server, FrameKind::request);
+  EXPECT_EQ(plain.rule_for(answer, "id", 1).treatment, Treatment::exact);
+  EXPECT_EQ(plain.rule_for(server_request, "id", 1).treatment, Treatment::exact);
+  EXPECT_EQ(plain.rule_for(answer, "params.turnId", 2).treatment, Treatment::exact);
+
+  Masker declared(spec_of({"id", "params.turnId"}));
+  MaskRule a = declared.rule_for(answer, "id", 1);
+  EXPECT_EQ(a.treatment, Treatment::unify);
+  EXPECT_EQ(a.space, kServerRequestIds);
+  EXPECT_EQ(a.declared, 0);
+  EXPECT_EQ(declared.rule_for(server_request, "id", 1).space, kServerRequestIds);
+  // One space per direction and declared path.
+  MaskRule client_turn = declared.rule_for(role(Direction::client, FrameKind::request), "params.turnId", 2);
+  MaskRule server_turn = declared.rule_for(role(Direction::server, FrameKind::notification), "params.turnId", 2);
+  EXPECT_EQ(client_turn.treatment, Treatment::unify);
+  EXPECT_EQ(server_turn.treatment, Treatment::unify);
+  EXPECT_NE(client_turn.space, server_turn.space);
+  EXPECT_EQ(declared.space_name(server_turn.space), "server frames' params.turnId");
+  EXPECT_EQ(server_turn.space, declared.declared_space(Direction::server, 1));
+  EXPECT_EQ(client_turn.space, declared.declared_space(Direction::client, 1));
+  EXPECT_EQ(declared.rule_for(role(Direction::client, FrameKind::request), "params.turnIds", 2).treatment,
+            Treatment::exact);
+}
+
+TEST(Masker, EraseModeErasesDeclaredPathsOnly) {
+  Masker m(spec_of({"params.turnId"}, MaskMode::erase));
+  auto req = role(Direction::client, FrameKind::request);
+  EXPECT_EQ(m.rule_for(req, "params.turnId", 2).treatment, Treatment::erase);
+  EXPECT_EQ(m.rule_for(req, "id", 1).treatment, Treatment::unify);  // not declared: still unified
+  Masker ids(spec_of({"id", "params.commandId"}, MaskMode::erase));
+  EXPECT_EQ(ids.rule_for(req, "id", 1).treatment, Treatment::erase);
+  EXPECT_EQ(ids.rule_for(req, "params.commandId", 2).treatment, Treatment::erase);
+}
+
+TEST(Masker, DeclaredWildcardPathsSelectConcreteLocations) {
+  Registry registry = Registry::builtin();
+  ASSERT_TRUE(registry.add("params.items[].id"));
+  auto spec = make_mask_spec(registry, {"params.items[].id"}, "", 0, {}, MaskMode::unify);
+  ASSERT_TRUE(spec);
+  Masker m(*spec);
+  auto note = role(Direction::server, FrameKind::notification);
+  EXPECT_EQ(m.rule_for(note, "params.items[3].id", 4).treatment, Treatment::unify);
+  EXPECT_EQ(m.rule_for(note, "params.items[3]", 3).treatment, Treatment::exact);
+}
+
+TEST(Unifier, CountsDeclaredValuesAndNamesBothPairingsInConflicts) {
+  Unifier u(Masker(spec_of({"params.turnId"})));
+  const MaskRule rule = u.masker().rule_for(role(Direction::server, FrameKind::notification), "params.turnId", 2);
+  EXPECT_FALSE(u.compare(rule, json::string("t1"), json::string("u1"), 3, 3));
+  EXPECT_FALSE(u.compare(rule, json::string("t2"), json::string("t2"), 4, 4));
+  auto note = u.compare(rule, json::string("t3"), json::string("u1"), 9, 8);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("server frames' params.turnId"), std::string::npos) << *note;
+  EXPECT_EQ(*note,
+            R"(server frames' params.turnId must pair one-to-one: expected "t3" ↔ actual "u1" here, but actual "u1" )"
+            R"(is already paired with expected "t1" (expected line 3 ↔ actual line 3))");
+  ASSERT_EQ(u.accounting().size(), 1u);
+  EXPECT_EQ(u.accounting()[0].covered, 3u);
+  EXPECT_EQ(u.accounting()[0].differed, 2u);
+}
+
+TEST(Placeholders, NumbersMaskedValuesByFirstAppearance) {
+  Placeholders p(Masker(spec_of({"id", "params.turnId"})));
+  EXPECT_EQ(p.rewrite(frame(Direction::client,
+                            R"({"jsonrpc":"2.0","id":7,"method":"initialize","params":{"clientInfo":{"name":"c","version":"1","title":"T"}}})")),
+            R"({"jsonrpc":"2.0","id":"<id:1>","method":"initialize","params":{"clientInfo":{"name":"<value:2>","version":"<value:3>"}}})");
+  EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","id":7,"result":{}})")),
+            R"({"jsonrpc":"2.0","id":"<id:1>","result":{}})");
+  EXPECT_EQ(p.rewrite(frame(Direction::client, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"turn/start\",\"params\":{\"commandId\":\"c1\",\"turnId\":\"c1\"}}\r")),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"<id:4>\",\"method\":\"turn/start\",\"params\":{\"commandId\":\"<value:5>\",\"turnId\":\"<value:6>\"}}\r");
+  // Nothing masked: the bytes come back as they are.
+  const std::string untouched = R"({"method":"initialized",  "jsonrpc":"2.0"})";
+  EXPECT_EQ(p.rewrite(frame(Direction::client, untouched)), untouched);
+  EXPECT_EQ(p.rewrite(frame(Direction::server, "not json")), "not json");
+  EXPECT_EQ(p.accounting()[0].covered, 3u);  // id: two client requests, one response
+  EXPECT_EQ(p.accounting()[1].covered, 1u);
+}
+
+TEST(Placeholders, ErasedValuesCarryNoNumber) {
+  Placeholders p(Masker(spec_of({"params.turnId"}, MaskMode::erase)));
+  EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"t"}})")),
+            R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"<value>"}})");
+}
+
+}  // namespace
+}  // namespace msptk
