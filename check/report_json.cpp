@@ -3,6 +3,8 @@
 #include "msptk/check/plan.hpp"
 #include "msptk/transcript/json_io.hpp"
 
+#include "utf8.hpp"
+
 #include <boost/json.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -17,12 +19,15 @@ namespace json = boost::json;
 
 namespace {
 
+// Report strings are JSON strings: bytes that are not UTF-8 become U+FFFD.
+json::value text(std::string_view s) { return json::value(valid_utf8(s)); }
+
 json::value severity_finding(const Finding& f) {
   return json::object{{"severity", to_string(f.severity)},
-                      {"file", f.file},
+                      {"file", text(f.file)},
                       {"line", f.line},
-                      {"rule", f.rule},
-                      {"message", f.message}};
+                      {"rule", text(f.rule)},
+                      {"message", text(f.message)}};
 }
 
 // Reads members of one object of a report, naming the file and the member in errors.
@@ -136,32 +141,33 @@ Result<ScenarioOutcome> outcome_from_json(const json::value& value, const std::s
 json::value to_json(const ScenarioOutcome& o) {
   json::array validation;
   for (const Finding& f : o.validation) validation.push_back(severity_finding(f));
-  return json::object{{"id", o.id()},
-                      {"corpus", o.corpus},
-                      {"scenario", o.scenario},
-                      {"path", o.path},
+  return json::object{{"id", text(o.id())},
+                      {"corpus", text(o.corpus)},
+                      {"scenario", text(o.scenario)},
+                      {"path", text(o.path)},
                       {"index", o.index},
                       {"status", to_string(o.status)},
                       {"inBaseline", o.in_baseline},
-                      {"reason", o.reason},
-                      {"details", o.details},
+                      {"reason", text(o.reason)},
+                      {"details", text(o.details)},
                       {"durationMs", o.duration_ms},
                       {"validation", std::move(validation)},
                       {"replay", o.replay},
                       {"diff", o.diff},
-                      {"recording", o.recording.empty() ? json::value(nullptr) : json::value(o.recording)}};
+                      {"recording", o.recording.empty() ? json::value(nullptr) : text(o.recording)}};
 }
 
 json::value to_json(const CheckReport& report) {
   const CheckSummary s = report.summary();
-  json::array corpora(report.corpora.begin(), report.corpora.end());
-  json::array warnings(report.warnings.begin(), report.warnings.end());
+  json::array corpora, warnings;
+  for (const std::string& c : report.corpora) corpora.push_back(text(c));
+  for (const std::string& w : report.warnings) warnings.push_back(text(w));
   json::array scenarios;
   for (const ScenarioOutcome& o : report.scenarios) scenarios.push_back(to_json(o));
   return json::object{
       {"kind", "msptkCheck"},
       {"schemaVersion", 1},
-      {"host", report.host},
+      {"host", text(report.host)},
       {"corpora", std::move(corpora)},
       {"shard", report.shard ? json::value(report.shard->str()) : json::value(nullptr)},
       {"totalScenarios", report.total_scenarios},

@@ -1,0 +1,158 @@
+#include "msptk/check/replay_runner.hpp"
+
+#include "msptk/check/render.hpp"
+#include "msptk/differ/render.hpp"
+#include "msptk/normalizer/mask.hpp"
+#include "msptk/playback/replay.hpp"
+#include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/scenario.hpp"
+
+#include <boost/json.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+#include <system_error>
+
+namespace msptk::check {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+ScenarioOutcome errored(ScenarioOutcome outcome, const Error& error) {
+  outcome.status = Status::error;
+  outcome.reason = error.render();
+  return outcome;
+}
+
+// Step 1: validation. Returns true when the scenario may be replayed.
+bool validate(const fs::path& dir, const ValidateOptions& options, ScenarioOutcome& outcome) {
+  ScenarioReport report = validate_scenario(dir, options);
+  outcome.validation = std::move(report.findings);
+  if (!report.problems.empty()) {
+    outcome.status = Status::error;
+    outcome.reason = report.problems.front().render();
+    for (const Error& problem : report.problems) outcome.details += problem.render() + "\n";
+    return false;
+  }
+  for (const Finding& finding : outcome.validation) {
+    if (finding.severity != Severity::error) continue;
+    if (outcome.status != Status::fail) outcome.reason = render(finding);
+    outcome.status = Status::fail;
+    outcome.details += render(finding) + "\n";
+  }
+  return outcome.status != Status::fail;
+}
+
+// The golden manifest's normalize list as a MaskSpec (the registry refuses unknown paths).
+Result<MaskSpec> mask_of(const Scenario& golden, const Registry& registry) {
+  std::string file;
+  std::size_t line = 0;
+  if (golden.files.manifest) {
+    file = golden.files.manifest->string();
+    if (auto text = read_file(*golden.files.manifest)) line = line_of_member(*text, "normalize");
+  }
+  return make_mask_spec(registry, golden.manifest.normalize, file, line, {}, MaskMode::unify);
+}
+
+json::value replay_json(const ReplayResult& result) {
+  json::value host_exit = nullptr;
+  if (result.host_exit) host_exit = json::object{{"code", result.host_exit->code}, {"signal", result.host_exit->signal}};
+  return json::object{{"exitCode", result.exit_code},
+                      {"problem", result.problem},
+                      {"hostExit", std::move(host_exit)},
+                      {"report", msptk::to_json(result.report)}};
+}
+
+std::string diff_text(const DiffReport& report) {
+  std::ostringstream text;
+  msptk::render_text(text, report);
+  return text.str();
+}
+
+}  // namespace
+
+fs::path ReplayRunner::recording_dir(const ScenarioTask& task) const {
+  return options_.recordings / task.corpus / task.scenario;
+}
+
+ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
+  ScenarioOutcome outcome;
+  if (!validate(task.dir, options_.validate, outcome)) return outcome;
+
+  auto golden = load_scenario(task.dir);
+  if (!golden) return errored(std::move(outcome), golden.error());
+  if (golden->manifest.is_sdk_tolerance()) {
+    outcome.status = Status::skip;
+    outcome.reason = "sdk-tolerance scenario: validated, not replayed (it carries shapes a real host cannot emit)";
+    return outcome;
+  }
+  auto mask = mask_of(*golden, options_.registry);
+  if (!mask) return errored(std::move(outcome), mask.error());
+
+  // Step 2: replay, recording into a fresh folder.
+  const fs::path record_dir = recording_dir(task);
+  std::error_code ec;
+  fs::remove_all(record_dir, ec);
+  fs::create_directories(record_dir.parent_path(), ec);
+  if (ec) return errored(std::move(outcome), Error::unreadable(record_dir.parent_path().string(), ec.message()));
+  struct Cleanup {
+    const fs::path& dir;
+    bool keep;
+    ~Cleanup() {
+      std::error_code ignored;
+      if (!keep) fs::remove_all(dir, ignored);
+    }
+  } cleanup{record_dir, options_.keep};
+
+  ReplayOptions replay;
+  replay.scenario = task.dir;
+  replay.host_argv = options_.host(task);
+  replay.record_dir = record_dir;
+  replay.timeout_ms = options_.timeout_ms;
+  replay.registry = options_.registry;
+  auto result = replay_scenario(replay);
+  if (!result) return errored(std::move(outcome), result.error());
+  outcome.replay = replay_json(*result);
+  if (options_.keep && fs::exists(record_dir, ec)) outcome.recording = record_dir.string();
+
+  // A host that never ran: nothing was recorded, nothing to diff.
+  if (result->exit_code == 3 && !result->host_exit) {
+    outcome.status = Status::error;
+    outcome.reason = result->problem.empty() ? "the host could not be spawned" : result->problem;
+    return outcome;
+  }
+
+  // Step 3: the recording against the golden main transcript.
+  std::optional<DiffReport> diff;
+  if (auto recorded = locate_scenario(record_dir)) {
+    ScenarioFiles expected = golden->files;
+    expected.legs.clear();
+    auto report = diff_scenarios(expected, *recorded, DiffOptions{*mask, Side::both});
+    if (!report) return errored(std::move(outcome), report.error());
+    outcome.diff = msptk::to_json(*report);
+    diff = std::move(*report);
+  }
+
+  const bool divergent = diff && diff->verdict() == Verdict::divergent;
+  if (result->exit_code == 0 && diff && !divergent) {
+    outcome.status = Status::pass;
+    return outcome;
+  }
+  outcome.status = Status::fail;
+  if (result->exit_code != 0 && !result->problem.empty()) {
+    outcome.reason = result->problem;
+  } else if (divergent) {
+    outcome.reason = first_divergence(*diff).value_or("the recording diverges from the golden transcript");
+  } else if (!diff) {
+    outcome.reason = fmt::format("nothing was recorded in {}", record_dir.string());
+  } else {
+    outcome.reason = fmt::format("replay failed (exit status {})", result->exit_code);
+  }
+  if (!result->problem.empty()) outcome.details += "replay: " + result->problem + "\n";
+  if (diff) outcome.details += diff_text(*diff);
+  return outcome;
+}
+
+}  // namespace msptk::check

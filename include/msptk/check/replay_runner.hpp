@@ -1,0 +1,50 @@
+// The real ScenarioRunner of `msptk check`: for one scenario,
+//   1. validate it (validate_scenario): an error fails the scenario, an unreadable file makes
+//      it an `error`; sdk-tolerance scenarios stop here and are skipped (a real host cannot
+//      emit their shapes);
+//   2. replay its client side against the host (replay_scenario), recording what happens into
+//      RECORDINGS/<corpus>/<scenario>;
+//   3. diff the recording with the golden scenario under the golden manifest's normalize list
+//      (diff_scenarios; the main transcript only: *-legs.ndjson captures are not connections
+//      of their own that replay could drive, validation covers them).
+// The scenario passes when the replay passed and the diff is not divergent. A host that could
+// not be spawned makes the scenario an `error`; a host that died, timed out or diverged fails it.
+//
+// Thread-safe: run() keeps no state between calls, so the scheduler may call it from several
+// threads at once; each call spawns its own host.
+#pragma once
+
+#include "msptk/check/runner.hpp"
+#include "msptk/normalizer/registry.hpp"
+#include "msptk/validator/validator.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace msptk::check {
+
+struct ReplayRunnerOptions {
+  // The host's argv for one scenario (see host_command.hpp).
+  std::function<std::vector<std::string>(const ScenarioTask&)> host;
+  std::filesystem::path recordings;  // RECORDINGS: must exist; scenario folders are created in it
+  bool keep = false;                 // keep each recording (else it is removed once diffed)
+  int timeout_ms = 10000;            // replay: per wait for the next expected server frame
+  ValidateOptions validate;
+  Registry registry = Registry::builtin();
+};
+
+class ReplayRunner final : public ScenarioRunner {
+ public:
+  explicit ReplayRunner(ReplayRunnerOptions options) : options_(std::move(options)) {}
+  ScenarioOutcome run(const ScenarioTask& task) override;
+
+  // Where the recording of `task` goes.
+  std::filesystem::path recording_dir(const ScenarioTask& task) const;
+
+ private:
+  ReplayRunnerOptions options_;
+};
+
+}  // namespace msptk::check
