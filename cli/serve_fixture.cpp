@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -50,9 +52,15 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   if (!spec) return report_error(io, spec.error());
 
   process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
-  playback::FdSource from_client(STDIN_FILENO);
+  // A client that stops its host with a signal instead of closing stdin still gets the report.
+  auto signals = process::SignalPipe::create({SIGTERM, SIGINT, SIGHUP});
+  playback::FdSource from_client(STDIN_FILENO, signals ? signals->fd() : -1);
   playback::FdSink to_client(STDOUT_FILENO);
   playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client);
+  if (signals && report.failure) {
+    for (int signo : signals->take())
+      report.failure->errors.push_back(fmt::format("received {}", process::signal_name(signo)));
+  }
   playback::render_report_json(io.err, report);
   io.err.flush();
   return report.exit_code();

@@ -8,10 +8,14 @@ namespace msptk::playback {
 
 process::IoResult FdSource::read(char* buffer, std::size_t capacity) {
   while (true) {
+    pollfd p[2] = {{fd_, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
+    if (::poll(p, stop_fd_ >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      return {0, false, errno};
+    }
+    if (stop_fd_ >= 0 && p[1].revents) return {0, false, ECANCELED};
     process::IoResult r = process::read_some(fd_, buffer, capacity);
     if (r.error != EAGAIN) return r;
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, -1) < 0 && errno != EINTR) return {0, false, errno};
   }
 }
 

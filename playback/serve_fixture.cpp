@@ -133,7 +133,8 @@ class Player {
   void end(const LineFramer& framer, int read_error) {
     const std::string_view tail = framer.pending();
     const bool partial = framer.pending_size() > 0 && tail != "\r";
-    if (!partial && !read_error && next_ >= frames_.size()) return;  // complete
+    const bool stopped = read_error == ECANCELED;  // told to stop (a signal): like an EOF
+    if (!partial && (!read_error || stopped) && next_ >= frames_.size()) return;  // complete
     if (next_ >= frames_.size()) {
       ServeFailure& f = failure(ServeProblem::frame_divergence);
       f.received_frame = std::string(tail);
@@ -148,7 +149,11 @@ class Player {
     ServeFailure& f = failure(ServeProblem::client_eof);
     f.transcript_line = expected.line;
     f.expected_frame = expected.wire_bytes();
-    if (read_error) {
+    if (stopped) {
+      f.errors.push_back(fmt::format("the host was stopped (a signal) after {} client frames; the transcript expects "
+                                     "{} at {}:{}",
+                                     report_.client_frames, facts_[next_].signature, script_.transcript, expected.line));
+    } else if (read_error) {
       f.errors.push_back(fmt::format("reading the client's frames failed: {}", std::strerror(read_error)));
     } else {
       f.errors.push_back(fmt::format("the client closed the host's stdin after {} client frames; the transcript "

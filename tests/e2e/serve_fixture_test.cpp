@@ -5,6 +5,7 @@
 // failures a client under test must be told about. The fixture's stderr report reaches the
 // test through the client, which lets the fixture inherit its stderr.
 #include "e2e_support.hpp"
+#include "tool_support.hpp"
 
 #include <fmt/format.h>
 
@@ -283,6 +284,58 @@ TEST(ServeFixtureE2E, AClientThatWentAwayIsClientEofNotSigpipe) {
   EXPECT_EQ(f.at("problem"), "clientEof");
   EXPECT_EQ(f.at("transcriptLine"), 2);
   EXPECT_EQ(f.at("serverFrames"), 0);
+}
+
+// Clients often stop their host with SIGTERM instead of closing its stdin. The client here
+// sends `client_lines` client lines, waiting for the server lines between them, and sends
+// SIGTERM when it meets the next client line (or the end).
+struct Terminated {
+  process::ExitStatus exit;
+  json::object report;
+};
+
+Terminated terminate_after(std::size_t client_lines) {
+  process::SpawnSpec spec;
+  spec.argv = fixture_argv(kMalformed);
+  auto child = process::spawn_host(spec);
+  EXPECT_TRUE(child);
+  process::HostProcess& host = **child;
+  Inbox inbox(host.stdout_fd(), 65536);
+  std::size_t sent = 0;
+  for (const auto& [dir, bytes] : read_wire_frames(kMalformed / "transcript.ndjson")) {
+    if (dir == Direction::server) {
+      EXPECT_EQ(inbox.next(), bytes);
+    } else if (sent++ < client_lines) {
+      EXPECT_FALSE(process::write_all(host.stdin_fd(), bytes + "\n").error);
+    } else {
+      break;
+    }
+  }
+  EXPECT_TRUE(host.signal(SIGTERM));
+  std::string err;
+  char buffer[4096];
+  while (true) {
+    process::IoResult r = process::read_some(host.stderr_fd(), buffer, sizeof buffer);
+    if (r.eof || r.error) break;
+    err.append(buffer, r.bytes);
+  }
+  return {host.wait(), stderr_report(err)};
+}
+
+TEST(ServeFixtureE2E, SigtermAfterTheLastExchangeIsCompletion) {
+  Terminated t = terminate_after(5);
+  EXPECT_EQ(t.exit, (process::ExitStatus{0, 0}));
+  EXPECT_TRUE(t.report.contains("serveFixtureComplete")) << json::serialize(t.report);
+}
+
+TEST(ServeFixtureE2E, SigtermBeforeTheEndIsClientEof) {
+  Terminated t = terminate_after(1);  // stopped once the answer to initialize arrived
+  EXPECT_EQ(t.exit, (process::ExitStatus{1, 0}));
+  const json::object& f = failure_of(t.report);
+  EXPECT_EQ(f.at("problem"), "clientEof");
+  EXPECT_EQ(f.at("transcriptLine"), 3);
+  const auto& errors = f.at("errors").as_array();
+  EXPECT_EQ(errors.back(), "received SIGTERM");
 }
 
 TEST(ServeFixtureE2E, AnInvalidScenarioIsRefusedBeforeAnyFrame) {

@@ -257,6 +257,32 @@ TEST(ServeFixture, AFrameAfterTheEndIsNeverAnswered) {
   EXPECT_EQ(run.out, lines({kInitResult, kStarted, kStartResult}));
 }
 
+// A source that delivers its chunks, then reports that the host was told to stop.
+class StoppedSource final : public ByteSource {
+ public:
+  explicit StoppedSource(std::vector<std::string> chunks) : memory_(std::move(chunks)) {}
+  process::IoResult read(char* buffer, std::size_t capacity) override {
+    process::IoResult r = memory_.read(buffer, capacity);
+    return r.eof ? process::IoResult{0, false, ECANCELED} : r;
+  }
+
+ private:
+  MemorySource memory_;
+};
+
+TEST(ServeFixture, AStopAfterTheLastExchangeIsCompletionAndBeforeItClientEof) {
+  StoppedSource done({lines({kInit, kInitialized, kStart})});
+  MemorySink sink;
+  ServeFixtureReport complete = serve_fixture(handshake(), spec_of(), done, sink);
+  EXPECT_TRUE(complete.complete()) << json_line(complete);
+  StoppedSource early({lines({kInit})});
+  ServeFixtureReport failed = serve_fixture(handshake(), spec_of(), early, sink);
+  ASSERT_FALSE(failed.complete());
+  EXPECT_EQ(failed.failure->problem, ServeProblem::client_eof);
+  EXPECT_EQ(failed.failure->transcript_line, 3u);
+  EXPECT_NE(failed.failure->errors.at(0).find("stopped"), std::string::npos) << failed.failure->errors.at(0);
+}
+
 TEST(ServeFixture, WritesServerLinesBeforeTheFirstClientLineAtOnce) {
   FixtureScript s = script_of({{Direction::server, kStarted}, {Direction::client, kInit}, {Direction::server, kInitResult}});
   Played silent = play(s, {});

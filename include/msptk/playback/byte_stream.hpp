@@ -21,7 +21,7 @@ class ByteSource {
  public:
   virtual ~ByteSource() = default;
   // Blocks until at least one byte arrived (bytes > 0), the end of the stream (eof) or a
-  // failure (error = errno).
+  // failure (error = errno; ECANCELED: the reader was told to stop, e.g. by a signal).
   virtual process::IoResult read(char* buffer, std::size_t capacity) = 0;
 };
 
@@ -33,13 +33,16 @@ class ByteSink {
   virtual process::IoResult write(std::string_view bytes) = 0;
 };
 
+// Reads a descriptor. When `stop_fd` (e.g. a SignalPipe's) becomes readable, a read returns
+// ECANCELED instead of waiting any longer.
 class FdSource final : public ByteSource {
  public:
-  explicit FdSource(int fd) : fd_(fd) {}
+  explicit FdSource(int fd, int stop_fd = -1) : fd_(fd), stop_fd_(stop_fd) {}
   process::IoResult read(char* buffer, std::size_t capacity) override;
 
  private:
   int fd_;
+  int stop_fd_;
 };
 
 class FdSink final : public ByteSink {

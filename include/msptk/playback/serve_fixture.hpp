@@ -19,7 +19,8 @@
 // byte for byte (trailing CR aside).
 //
 // The run is complete when every recorded line has been played and the client then closes its
-// end (EOF); a frame after the last recorded line is a divergence. A client EOF, or a client that
+// end (EOF) or stops the host (the source reports ECANCELED: the CLI's SIGTERM/SIGINT/SIGHUP);
+// a frame after the last recorded line is a divergence. A client EOF, or a client that
 // stops reading (EPIPE on stdout), before the end is `clientEof`. The outcome is data (a
 // ServeFixtureReport) rendered as one JSON line (docs/serve-fixture.md).
 #pragma once
