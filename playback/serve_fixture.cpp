@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstring>
 #include <map>
 
