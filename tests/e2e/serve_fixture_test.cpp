@@ -135,7 +135,8 @@ void play_reminting(const std::string& ids) {
       EXPECT_TRUE(client.at("echoProblems").as_array().empty()) << client.at("echoProblems");
     }
   }
-  EXPECT_GT(own_id_responses, 100u);
+  // corpus/ alone has 14 responses to requests; with the public corpus there are hundreds.
+  EXPECT_GT(own_id_responses, fs::is_directory(test::shared_transcripts()) ? 100u : 10u);
 }
 
 TEST(ServeFixtureE2E, EveryPlayableScenarioPassesAClientWithItsOwnStringIds) { play_reminting("string"); }
