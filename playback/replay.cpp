@@ -110,7 +110,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   // msptk with its host left behind; writing to a host that died fails with EPIPE.
   std::optional<process::SignalPipe> signals;
   if (env.handle_signals) {
-    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP});
+    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
     if (pipe) signals.emplace(std::move(*pipe));
   }
   process::SigpipeIgnored sigpipe;

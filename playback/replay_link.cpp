@@ -17,6 +17,7 @@ constexpr std::size_t kStderrTail = 4096;
 // A safety net: a host that exited while a grandchild holds its stdout open is noticed by
 // try_wait at this pace (its stdout's EOF normally wakes the loop at once).
 constexpr int kPollCapMs = 100;
+constexpr int kExitPollMs = 5;
 
 int ms_until(SteadyClock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
@@ -88,6 +89,9 @@ void HostLink::pump(int timeout_ms, std::string_view* pending, bool* broken) {
                         {out_open_ ? host_.stdout_fd() : -1, POLLIN, 0},
                         {err_open_ ? host_.stderr_fd() : -1, POLLIN, 0},
                         {writing ? host_.stdin_fd() : -1, POLLOUT, 0}};
+  // With the pipes closed only the host's exit is awaited: look again soon (SIGCHLD, when
+  // signals are handled, wakes the poll at once anyway).
+  if (!out_open_ && !err_open_ && !writing) timeout_ms = std::min(timeout_ms, kExitPollMs);
   if (::poll(fds, kSlots, timeout_ms) < 0) return;  // EINTR: the caller loops
   auto fired = [&](Slot slot) { return fds[slot].fd >= 0 && fds[slot].revents != 0; };
   if (fired(kSignals)) {
