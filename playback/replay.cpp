@@ -66,7 +66,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   if (!scenario) return scenario.error();
   if (!scenario->files.manifest)
     return Error::unreadable((scenario->files.dir / "manifest.json").string(),
-                             "no manifest.json: replay starts the host with the scenario's pinned configuration");
+                             "missing: replay starts the host with the scenario's pinned configuration");
   if (auto ok = check_manifest(*scenario); !ok) return ok.error();
   const Manifest& manifest = scenario->manifest;
   if (manifest.is_sdk_tolerance())

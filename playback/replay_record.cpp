@@ -46,6 +46,10 @@ Result<ReplayRecording> ReplayRecording::start(const fs::path& out, const Manife
   ReplayRecording r;
   r.dir_ = out;
   r.created_dir_ = !fs::exists(out, ec);
+  if (!r.created_dir_) {  // the recorder's checks, in replay's words (it has no --force)
+    if (!fs::is_directory(out, ec)) return Error::usage(fmt::format("--record {}: not a folder", out.string()));
+    if (!fs::is_empty(out, ec)) return Error::usage(fmt::format("--record {}: the folder is not empty", out.string()));
+  }
   if (auto ok = recorder::prepare_scenario_dir(out, false); !ok) return ok.error();
   r.clock_ = &clock;
 

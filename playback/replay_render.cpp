@@ -45,7 +45,7 @@ void render_replay_text(std::ostream& out, const ReplayResult& r, const TextStyl
   for (const CarriedValue& c : r.carried)
     out << fmt::format("carried {}:{} {}: {} → {} (learned in {})\n", r.report.expected_file, c.line, c.location,
                        c.recorded, c.live, c.learned_from);
-  if (r.host_exit && !r.passed()) out << "host: " << host_end(r) << "\n";
+  if (r.host_exit && !r.passed()) out << host_end(r) << "\n";
   if (r.exit_code == 3 && !r.host_stderr_tail.empty()) {
     out << "host stderr (last " << r.host_stderr_tail.size() << " bytes):\n";
     std::string_view tail = r.host_stderr_tail;

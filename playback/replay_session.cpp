@@ -92,7 +92,7 @@ class Session {
     auto exit = link_.await_exit(SteadyClock::now() + std::chrono::milliseconds(kFailureGraceMs));
     std::string tail;
     if (const std::string& t = tee_.stats(Direction::server).unterminated; !t.empty())
-      tail = fmt::format(", {} bytes of an unterminated frame last", t.size());
+      tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", t.size());
     fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", expected_at(i), describe_exit(exit),
                         what, expected_sigs_[i], result_.server_frames_received, result_.server_frames_expected, tail));
   }

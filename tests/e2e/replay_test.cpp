@@ -128,7 +128,7 @@ TEST(ReplayE2E, AHostThatDiesMidReplayIsExit3) {
   CommandRun run = run_command(replay_argv(s, {}, fake_host(s / "transcript.ndjson", {"--die-mid-frame", "2"})));
   EXPECT_EQ(run.exit.code, 3) << run.out << run.err;
   EXPECT_NE(run.out.find("the host was killed by SIGKILL before sending server response to session/start "
-                         "(1 of 5 server frames received, "),
+                         "(1 of 5 server frames received; its stdout ended inside a frame, "),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("missing server response to session/start"), std::string::npos) << run.out;
