@@ -82,6 +82,21 @@ TEST(ReplayE2E, EveryPlayableCorpusScenarioPassesAndRecordsIdentically) {
   }
 }
 
+// replay and record composed: msptk replay -- msptk record --out R2 -- msptk_fake_host. The
+// recorder in between is transparent, so the replay passes and R2 is the scenario again.
+TEST(ReplayE2E, EveryPlayableCorpusScenarioReplaysThroughRecord) {
+  TempDir tmp;
+  for (const fs::path& s : playable_scenarios()) {
+    SCOPED_TRACE(s.string());
+    const fs::path r2 = tmp / ("r2-" + s.filename().string());
+    std::vector<std::string> host = {msptk_bin(), "record", "--out", r2.string(), "--"};
+    for (const std::string& arg : fake_host(s / "transcript.ndjson")) host.push_back(arg);
+    CommandRun run = run_command(replay_argv(s, {}, host));
+    EXPECT_EQ(run.exit.code, 0) << run.out << run.err;
+    expect_recording_identical(s, r2);
+  }
+}
+
 // A small session of our own for the negative tests.
 std::vector<WireFrame> session() {
   return {
