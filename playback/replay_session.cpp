@@ -58,15 +58,22 @@ class Session {
         receive(i);
       }
     }
-    if (!failed()) drain_to_eof();
-    const auto grace = std::chrono::milliseconds(failed() ? std::min(config_.timeout_ms, kFailureGraceMs) : config_.timeout_ms);
-    result_.host_killed = link_.finish(SteadyClock::now() + grace);
+    // A host that passed gets the rest of the end phase's timeout to exit, a failed run a short
+    // grace; then it is killed.
+    auto until = SteadyClock::now() + std::chrono::milliseconds(std::min(config_.timeout_ms, kFailureGraceMs));
+    if (!failed()) {
+      drain_to_eof();
+      until = std::max(until, end_deadline_);
+    }
+    result_.host_killed = link_.finish(until);
     result_.host_exit = link_.exit();
-    if (!failed() && result_.host_killed)
+    if (failed()) return;
+    if (result_.host_killed) {
       result_.report.warnings.push_back(
           fmt::format("the host did not exit within {} ms of its stdin's EOF: killed", config_.timeout_ms));
-    if (!failed() && result_.host_exit && *result_.host_exit != process::ExitStatus{})
+    } else if (result_.host_exit && *result_.host_exit != process::ExitStatus{}) {
       result_.report.warnings.push_back(fmt::format("{} at the end", describe_exit(result_.host_exit)));
+    }
   }
 
  private:
@@ -170,7 +177,7 @@ class Session {
   // closed and its stdout read until EOF, within the timeout.
   void drain_to_eof() {
     link_.close_stdin();
-    const auto until = deadline();
+    const auto until = end_deadline_ = deadline();
     while (true) {
       const HostLink::Event event = link_.wait_frame(until);
       if (event == HostLink::Event::interrupted) return interrupted();
@@ -210,6 +217,7 @@ class Session {
   ReplayResult& result_;
   std::vector<std::string> expected_sigs_;
   SignatureTracker live_sigs_;
+  SteadyClock::time_point end_deadline_{};
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <deque>
 #include <fcntl.h>
 #include <memory>
@@ -35,6 +36,7 @@ struct Behaviour {
   std::size_t exit_before_server = 0;  // exit (code 1) instead of writing the N-th server frame (1-based)
   std::size_t silent_after_client = 0;  // after the N-th client frame, write nothing more
   std::string extra_at_end;             // bytes written after the script
+  bool hang_at_end = false;             // keep stdout open and never exit, until killed
   int exit_code = 0;
 };
 
@@ -52,7 +54,7 @@ class ScriptHost : public process::HostProcess {
     out_ = out[0];
     err_ = err[0];
     thread_ = std::thread([=, this, hin = in[0], hout = out[1], herr = err[1]] {
-      status_ = play(script, behaviour, *received, hin, hout, herr);
+      status_ = play(script, behaviour, *received, hin, hout, herr, killed_);
       ::close(hin);
       ::close(hout);
       ::close(herr);
@@ -73,7 +75,10 @@ class ScriptHost : public process::HostProcess {
     if (in_ >= 0) ::close(in_);
     in_ = -1;
   }
-  Result<void> signal(int) override { return {}; }
+  Result<void> signal(int signo) override {
+    if (signo == SIGKILL) killed_ = true;
+    return {};
+  }
   std::optional<ExitStatus> try_wait() override {
     if (!done_) return std::nullopt;
     return wait();
@@ -85,7 +90,7 @@ class ScriptHost : public process::HostProcess {
 
  private:
   static ExitStatus play(const Script& script, const Behaviour& b, std::vector<std::string>& received, int in, int out,
-                         int err) {
+                         int err, const std::atomic<bool>& killed) {
     process::write_all(err, "host log line\n");
     LineFramer framer;
     std::deque<std::string> lines;
@@ -112,6 +117,10 @@ class ScriptHost : public process::HostProcess {
       if (!silent) process::write_all(out, raw + "\n");
     }
     if (!b.extra_at_end.empty()) process::write_all(out, b.extra_at_end);
+    if (b.hang_at_end) {
+      while (!killed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return ExitStatus{0, SIGKILL};
+    }
     while (next()) {
     }
     return ExitStatus{b.exit_code, 0};
@@ -120,6 +129,7 @@ class ScriptHost : public process::HostProcess {
   int in_, out_, err_;
   std::thread thread_;
   std::atomic<bool> done_{false};
+  std::atomic<bool> killed_{false};
   ExitStatus status_;
 };
 
@@ -355,6 +365,22 @@ TEST(Replay, ANonZeroExitAtTheEndIsOnlyAWarning) {
   EXPECT_EQ(run->exit_code, 0);
   ASSERT_EQ(run->report.warnings.size(), 1u);
   EXPECT_EQ(run->report.warnings[0], "the host exited with code 4 at the end");
+}
+
+TEST(Replay, AHostThatDoesNotEndAfterEofIsKilledWithAWarning) {
+  TempDir tmp;
+  const fs::path s = write_scenario(tmp / "s", recorded(), kNormalize);
+  Behaviour b;
+  b.hang_at_end = true;
+  Outcome run = replay(s, recorded(), b, [](ReplayOptions& o) { o.timeout_ms = 100; });
+  ASSERT_TRUE(run.result);
+  EXPECT_EQ(run->exit_code, 0) << run->problem;
+  EXPECT_TRUE(run->host_killed);
+  EXPECT_EQ(run->host_exit, (ExitStatus{0, SIGKILL}));
+  EXPECT_EQ(run->report.warnings,
+            (std::vector<std::string>{
+                "the host kept its stdout open 100 ms after its stdin's EOF: frames after that were not checked",
+                "the host did not exit within 100 ms of its stdin's EOF: killed"}));
 }
 
 TEST(Replay, RefusesSdkToleranceScenariosAndBadInputBeforeSpawning) {
