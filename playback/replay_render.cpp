@@ -55,6 +55,7 @@ void render_replay_text(std::ostream& out, const ReplayResult& r, const TextStyl
       tail.remove_prefix(lf == std::string_view::npos ? tail.size() : lf + 1);
     }
   }
+  if (r.recording_failure && r.exit_code != 3) out << "recording failed: " << r.recording_failure->render() << "\n";
   out << replay_outcome_line(r) << "\n";
 }
 
