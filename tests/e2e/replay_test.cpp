@@ -196,6 +196,18 @@ TEST(ReplayE2E, AHostThatNeverAnswersTimesOut) {
       << run.out;
 }
 
+// `cat` echoes a 10 MiB client frame while replay is still writing it: replay must keep reading
+// the host's stdout while it writes, or both would block on full pipes.
+TEST(ReplayE2E, ATenMebibyteFrameEchoedWhileItIsWrittenDoesNotDeadlock) {
+  TempDir tmp;
+  const std::string big = R"({"jsonrpc":"2.0","method":"big","params":{"blob":")" + std::string(10 << 20, 'A') + "\"}}";
+  const fs::path s = write_scenario(tmp / "s", {{Direction::client, big}, {Direction::server, big}});
+  CommandRun run = run_command(replay_argv(s, {"--record", (tmp / "r").string()}, {"cat"}));
+  EXPECT_EQ(run.exit.code, 0) << run.out << run.err;
+  EXPECT_EQ(read_wire_frames(tmp / "r" / "transcript.ndjson"),
+            (std::vector<WireFrame>{{Direction::client, big}, {Direction::server, big}}));
+}
+
 TEST(ReplayE2E, SdkToleranceScenariosAreRefused) {
   TempDir tmp;
   const fs::path s = write_scenario(tmp / "tolerance", session(), "sdk-tolerance");
