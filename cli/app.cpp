@@ -29,6 +29,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_normalize);
   add(&setup_diff);
   add(&setup_record);
+  add(&setup_serve_fixture);
   add(&setup_replay);
 
   try {

@@ -19,28 +19,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The manifest members replay depends on: the pins the host is started with, the provenance
-// (sdk-tolerance is refused) and the normalize list. A problem there is fatal; others (a stale
-// fingerprint, a bad source range) are validate's business.
+// The manifest members replay depends on: the pins the host is started with and the provenance
+// (sdk-tolerance is refused); mask_spec_for refuses a bad normalize list. A problem there is
+// fatal; others (a stale fingerprint, a bad source range) are validate's business.
 Result<void> check_manifest(const Scenario& scenario) {
   const std::string file = scenario.files.manifest->string();
   for (const ManifestProblem& problem : scenario.manifest_problems) {
     const std::string& m = problem.member;
-    const bool pins = m.starts_with("serverConfig") || m.starts_with("seeds") || m == "provenance";
-    const bool normalize = m.starts_with("normalize") && problem.rule != "manifest.required";
-    if (!pins && !normalize) continue;
+    if (!m.starts_with("serverConfig") && !m.starts_with("seeds") && m != "provenance") continue;
     std::size_t line = 1;
     if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, m.substr(0, m.find_first_of(".[")));
     return Error::malformed(file, line, problem.rule, problem.message);
   }
   return {};
-}
-
-Result<MaskSpec> mask_spec(const Scenario& scenario, const ReplayOptions& options) {
-  std::size_t line = 0;
-  if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, "normalize");
-  return make_mask_spec(options.registry, scenario.manifest.normalize, scenario.files.manifest->string(), line,
-                        options.extra_paths, options.mask);
 }
 
 }  // namespace
@@ -74,7 +65,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
         "{}: scenario \"{}\" is sdk-tolerance: it holds shapes a real host cannot emit, so it cannot be replayed "
         "against a host (serve-fixture plays it to clients)",
         scenario->files.dir.string(), manifest.scenario));
-  auto spec = mask_spec(*scenario, options);
+  auto spec = mask_spec_for(*scenario, options.registry, options.extra_paths, options.mask);
   if (!spec) return spec.error();
   auto frames = read_transcript(scenario->files.transcript);
   if (!frames) return frames.error();

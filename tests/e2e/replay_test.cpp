@@ -97,6 +97,30 @@ TEST(ReplayE2E, EveryPlayableCorpusScenarioReplaysThroughRecord) {
   }
 }
 
+// The done-when, the three verbs composed, on every playable scenario:
+//   msptk replay --transcript S --record R -- msptk serve-fixture --transcript S
+//   msptk replay --transcript S -- msptk record --out R2 -- msptk serve-fixture --transcript S
+// both pass, and R and R2 diff identical with S (legs files aside: they are not replayed).
+TEST(ReplayE2E, ReplayAgainstServeFixturePassesAndRecordsIdentically) {
+  TempDir tmp;
+  for (const fs::path& s : playable_scenarios()) {
+    SCOPED_TRACE(s.string());
+    const std::vector<std::string> fixture = {msptk_bin(), "serve-fixture", "--transcript", s.string()};
+    const fs::path r = tmp / ("r-" + s.filename().string());
+    CommandRun run = run_command(replay_argv(s, {"--record", r.string()}, fixture));
+    EXPECT_EQ(run.exit.code, 0) << run.out << run.err;
+    expect_recording_identical(s, r);
+    EXPECT_NE(test::read_text(r / "host-stderr.log").find("\"serveFixtureComplete\""), std::string::npos);
+
+    const fs::path r2 = tmp / ("r2-" + s.filename().string());
+    std::vector<std::string> recorded_fixture = {msptk_bin(), "record", "--out", r2.string(), "--"};
+    recorded_fixture.insert(recorded_fixture.end(), fixture.begin(), fixture.end());
+    run = run_command(replay_argv(s, {}, recorded_fixture));
+    EXPECT_EQ(run.exit.code, 0) << run.out << run.err;
+    expect_recording_identical(s, r2);
+  }
+}
+
 // A small session of our own for the negative tests.
 std::vector<WireFrame> session() {
   return {
