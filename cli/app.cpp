@@ -30,6 +30,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_diff);
   add(&setup_record);
   add(&setup_serve_fixture);
+  add(&setup_replay);
 
   try {
     app.parse(argc, argv);
