@@ -29,6 +29,8 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_normalize);
   add(&setup_diff);
   add(&setup_record);
+  add(&setup_serve_fixture);
+  add(&setup_replay);
 
   try {
     app.parse(argc, argv);
@@ -36,6 +38,20 @@ int run(int argc, const char* const* argv, Streams io) {
     if (e.get_exit_code() == 0) {  // --help, --version
       app.exit(e, io.out, io.err);
       return 0;
+    }
+    if (app.get_subcommands().empty()) {
+      // No verb, or a first word that is not one: say so rather than "a subcommand is required".
+      std::string known;
+      for (auto& [sub, runner] : verbs) known += (known.empty() ? "" : ", ") + sub->get_name();
+      if (argc == 1) {
+        io.err << "msptk: error: a verb is required (" << known << ")\n";
+      } else if (argv[1][0] == '-') {
+        io.err << "msptk: error: unknown option '" << argv[1] << "' (options go after the verb)\n";
+      } else {
+        io.err << "msptk: error: unknown verb '" << argv[1] << "' (verbs: " << known << ")\n";
+      }
+      io.err << "Run 'msptk --help' for usage.\n";
+      return 2;
     }
     io.err << "msptk: error: " << e.what() << "\n";
     io.err << "Run 'msptk " << (app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name() + " ")

@@ -31,25 +31,12 @@ bool use_color(const std::string& mode, const std::ostream& out) {
 }
 
 int run_diff(const DiffCli& cli, Streams io) {
-  auto expected = load_scenario(cli.expected);
-  if (!expected) return report_error(io, expected.error());
-  auto actual = locate_scenario(cli.actual);
-  if (!actual) return report_error(io, actual.error());
-  auto spec = mask_spec_for(*expected, cli.mask);
-  if (!spec) return report_error(io, spec.error());
-
-  DiffOptions options{std::move(*spec), parse_side(cli.side).value_or(Side::both)};
-  Result<DiffReport> report = [&]() -> Result<DiffReport> {
-    // Legs files are compared only when both sides are scenario folders.
-    if (std::filesystem::is_directory(cli.expected) && std::filesystem::is_directory(cli.actual)) {
-      return diff_scenarios(expected->files, *actual, options);
-    }
-    auto single = diff_transcripts(expected->files.transcript, actual->transcript, options);
-    if (!single) return single.error();
-    DiffReport r;
-    r.comparisons.push_back(std::move(*single));
-    return r;
-  }();
+  auto registry = registry_for(cli.mask);
+  if (!registry) return report_error(io, registry.error());
+  PathDiffOptions options{std::move(*registry), cli.mask.paths,
+                          parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify),
+                          parse_side(cli.side).value_or(Side::both)};
+  auto report = diff_paths(cli.expected, cli.actual, options);
   if (!report) return report_error(io, report.error());
 
   if (cli.format == "json") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "msptk/normalizer/mask.hpp"
+#include "msptk/normalizer/registry.hpp"
 #include "msptk/transcript/scenario.hpp"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,9 @@ struct MaskOptions {
 };
 
 void add_mask_options(CLI::App& sub, MaskOptions& options);
+
+// The built-in registry extended by --registry.
+Result<Registry> registry_for(const MaskOptions& options);
 
 // The manifest's normalize list (when the scenario has a manifest) plus --path, each checked
 // against the registry (built-in, extended by --registry).

@@ -400,4 +400,24 @@ Result<DiffReport> diff_scenarios(const ScenarioFiles& expected, const ScenarioF
   return report;
 }
 
+Result<DiffReport> diff_paths(const std::filesystem::path& expected, const std::filesystem::path& actual,
+                              const PathDiffOptions& options) {
+  auto golden = load_scenario(expected);
+  if (!golden) return golden.error();
+  auto other = locate_scenario(actual);
+  if (!other) return other.error();
+  auto spec = mask_spec_for(*golden, options.registry, options.extra_paths, options.mode);
+  if (!spec) return spec.error();
+  DiffOptions diff_options{std::move(*spec), options.side};
+  std::error_code ec;
+  if (std::filesystem::is_directory(expected, ec) && std::filesystem::is_directory(actual, ec)) {
+    return diff_scenarios(golden->files, *other, diff_options);
+  }
+  auto single = diff_transcripts(golden->files.transcript, other->transcript, diff_options);
+  if (!single) return single.error();
+  DiffReport report;
+  report.comparisons.push_back(std::move(*single));
+  return report;
+}
+
 }  // namespace msptk

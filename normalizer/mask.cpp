@@ -1,5 +1,7 @@
 #include "msptk/normalizer/mask.hpp"
 
+#include "msptk/transcript/json_io.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -142,6 +144,24 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
   }
   if (declared) return masked(declared_space(role.dir, static_cast<std::size_t>(rule.declared)));
   return rule;
+}
+
+Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& registry,
+                               const std::vector<std::string>& explicit_paths, MaskMode mode) {
+  std::string manifest_file;
+  std::size_t manifest_line = 0;
+  std::vector<std::string> declared;
+  if (scenario.files.manifest) {
+    manifest_file = scenario.files.manifest->string();
+    declared = scenario.manifest.normalize;
+    if (auto text = read_file(*scenario.files.manifest)) manifest_line = line_of_member(*text, "normalize");
+    for (const ManifestProblem& problem : scenario.manifest_problems) {
+      if (problem.member.starts_with("normalize") && problem.rule != "manifest.required") {
+        return Error::malformed(manifest_file, manifest_line, problem.rule, problem.message);
+      }
+    }
+  }
+  return make_mask_spec(registry, declared, manifest_file, manifest_line, explicit_paths, mode);
 }
 
 }  // namespace msptk

@@ -14,6 +14,7 @@
 
 #include "msptk/differ/comparer.hpp"
 #include "msptk/normalizer/mask.hpp"
+#include "msptk/normalizer/registry.hpp"
 #include "msptk/normalizer/unifier.hpp"
 #include "msptk/transcript/frame.hpp"
 #include "msptk/transcript/scenario.hpp"
@@ -94,5 +95,19 @@ struct DiffReport {
 
 Result<DiffReport> diff_scenarios(const ScenarioFiles& expected, const ScenarioFiles& actual,
                                   const DiffOptions& options);
+
+// How to compare two paths as users give them.
+struct PathDiffOptions {
+  Registry registry = Registry::builtin();
+  std::vector<std::string> extra_paths;  // normalized besides EXPECTED's manifest list
+  MaskMode mode = MaskMode::unify;
+  Side side = Side::both;
+};
+
+// Diffs EXPECTED and ACTUAL (scenario folders or transcript files) under the normalize list of
+// EXPECTED's manifest plus `extra_paths`. When both are scenario folders their legs files are
+// compared too (diff_scenarios); otherwise the two transcripts alone.
+Result<DiffReport> diff_paths(const std::filesystem::path& expected, const std::filesystem::path& actual,
+                              const PathDiffOptions& options);
 
 }  // namespace msptk

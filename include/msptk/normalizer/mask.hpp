@@ -18,6 +18,7 @@
 #include "msptk/normalizer/path.hpp"
 #include "msptk/normalizer/registry.hpp"
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/scenario.hpp"
 
 #include <optional>
 #include <string>
@@ -47,6 +48,12 @@ struct MaskSpec {
 Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std::string>& manifest_paths,
                                 const std::string& manifest_file, std::size_t manifest_line,
                                 const std::vector<std::string>& explicit_paths, MaskMode mode);
+
+// The MaskSpec of a comparison against `scenario`: its manifest's normalize list (when it has
+// a manifest) plus `explicit_paths`, checked against `registry`. A normalize member that cannot
+// be read is refused (it would silently mask nothing), naming the manifest's file and line.
+Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& registry,
+                               const std::vector<std::string>& explicit_paths, MaskMode mode);
 
 // The fixed bijection spaces; declared-path spaces follow them.
 inline constexpr std::size_t kClientRequestIds = 0;   // client request ids + server responses

@@ -1,0 +1,101 @@
+// Replay is the host oracle of seed 003 (MATCHING.md §7): it plays a scenario's client side
+// against a live host and checks that the host answers as recorded. The host is spawned with
+// the manifest's pinned configuration (the recorder's placeholders {frameLimitBytes}, {idSeed},
+// {clockStartMs} in its arguments and MSP_FRAME_LIMIT_BYTES, MSP_ID_SEED, MSP_CLOCK_START_MS
+// in its environment). Walking the transcript in order, each recorded client line is written
+// to the host's stdin (raw + LF, a trailing CR kept) once every server frame recorded before
+// it has arrived, and each live server frame is compared with the next recorded one by the
+// differ's FrameComparer (identical / equivalent under the manifest's normalize list /
+// divergent). The run fails closed on the first divergent frame, on a server frame that does
+// not arrive within the timeout (missing), and on any server frame after the last recorded one
+// (extra: once the transcript is through, the host's stdin is closed and its stdout is read
+// until EOF, within the timeout).
+//
+// Carrying learned values (replay_carry.hpp): a host may mint other values than the recording
+// at declared paths (a session id, a server request id). The pairings the comparer made there
+// are carried into the client lines sent next, so such a host can still be replayed; a client
+// line in which nothing was learned differently is sent byte for byte as recorded.
+//
+// `record_dir` saves what really happened as a scenario folder through the recorder's code
+// (its Tee, TranscriptWriter and `capture` member), so `msptk diff SCENARIO OUT` says
+// identical when the host behaved identically. sdk-tolerance scenarios (shapes a real host
+// cannot emit) are refused. Legs files (*-legs.ndjson, separate connections) are not replayed;
+// the report warns about them.
+#pragma once
+
+#include "msptk/differ/diff.hpp"
+#include "msptk/normalizer/mask.hpp"
+#include "msptk/normalizer/registry.hpp"
+#include "msptk/process/host_process.hpp"
+#include "msptk/recorder/clock.hpp"
+#include "msptk/recorder/recorder.hpp"
+#include "msptk/transcript/error.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msptk {
+
+struct ReplayOptions {
+  std::filesystem::path scenario;                   // scenario folder (manifest.json + transcript.ndjson)
+  std::vector<std::string> host_argv;               // HOST ARGS...; {frameLimitBytes} {idSeed} {clockStartMs} expanded by replay
+  std::optional<std::filesystem::path> record_dir;  // --record OUT: what really happened, saved as a scenario by the recorder's code
+  int timeout_ms = 10000;                           // per wait for the next expected server frame
+  MaskMode mask = MaskMode::unify;                  // from normalizer/mask.hpp
+  std::vector<std::string> extra_paths;             // like diff's --path (must be in the registry)
+  Registry registry = Registry::builtin();
+};
+
+// One value a client line carried in place of the recorded one (replay_carry.hpp).
+struct CarriedValue {
+  std::size_t line = 0;      // the client line's line in the scenario's transcript
+  std::string location;      // where in the frame: params.sessionId, id
+  std::string recorded;      // canonical JSON of the recorded value
+  std::string live;          // canonical JSON of the value sent instead
+  std::string learned_from;  // the bijection space it was learned in: "server frames' result.session.sessionId"
+};
+
+struct ReplayResult {
+  int exit_code = 0;            // 0 pass, 1 divergence (incl. extra/missing frames, timeout), 3 spawn failure / premature host death
+  std::string problem;          // one line naming the first failure with file:line and path ("" when it passed)
+  DiffResult report;            // frame-by-frame outcome in the differ's data model (render with differ/render.hpp)
+  std::optional<process::ExitStatus> host_exit;  // how the host ended (process/host_process.hpp)
+
+  // Added by replay (not part of the fixed contract above).
+  std::string scenario;                       // the manifest's scenario id
+  std::vector<std::string> host_argv;         // as spawned (placeholders expanded)
+  std::size_t client_lines_sent = 0;
+  std::size_t server_frames_received = 0;     // complete server frames read from the host
+  std::size_t server_frames_expected = 0;     // server lines of the transcript
+  std::vector<CarriedValue> carried;          // learned values carried into client lines, in order
+  bool host_killed = false;                   // msptk had to kill the host at the end
+  std::string host_stderr_tail;               // the last few KiB of the host's stderr
+  std::optional<std::filesystem::path> record_dir;  // where the run was recorded
+  std::optional<Error> recording_failure;     // writing OUT failed (the run went on; exit 3 if it passed)
+
+  bool passed() const { return exit_code == 0; }
+};
+
+// The side effects of a replay; `system()` is the real world.
+struct ReplayEnv {
+  recorder::Spawner spawn;                  // spawns the host (tests: a host made of pipes)
+  const recorder::Clock* clock = nullptr;   // wall clock for the recording's capture times
+  bool handle_signals = true;               // SIGINT/SIGTERM/SIGHUP stop the run; SIGPIPE ignored
+  // Receives every chunk of the host's stderr (besides OUT/host-stderr.log); may be empty.
+  std::function<void(std::string_view)> host_stderr;
+  static ReplayEnv system();
+};
+
+// Errors (Result error) only for problems before the session starts: unreadable/invalid
+// scenario (kind unreadable/malformed → exit 3), sdk-tolerance scenario refused (kind usage,
+// exit 2, clear message). Everything that happens during the session is in ReplayResult.
+// Also usage errors for bad options (no HOST, a timeout <= 0, an unregistered --path, a
+// non-empty --record folder).
+Result<ReplayResult> replay_scenario(const ReplayOptions& options);
+Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& env);
+
+}  // namespace msptk

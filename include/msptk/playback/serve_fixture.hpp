@@ -1,0 +1,96 @@
+// serve-fixture is the canned host of seed 003 and MATCHING.md §7: it plays the server side of
+// one recorded connection to a live client that spawned it as it would spawn `muse serve`.
+// Each frame the client writes (LF-terminated; a trailing CR tolerated; empty lines ignored)
+// is matched with the FrameComparer against the next recorded client line (structurally, with
+// the values the client mints unified and the manifest's normalize list applied); on a match
+// the recorded server lines up to the next client line are written byte for byte (raw + LF),
+// except that a response to one of the client's requests carries the id the client used,
+// spliced into the recorded bytes (member_scan.hpp). Server lines before the first client line
+// are written at once. Nothing is ever improvised: the first frame that does not match stops
+// the run with a typed failure, unanswered.
+//
+// Inbound frames are cut with a LineFramer bounded by the manifest's frameLimitBytes, as the
+// real host reads them: a frame over the limit is never buffered beyond its first limit bytes.
+// It matches a recorded client line that is over the limit as well, compared on what the host
+// can see of both: the top-level members complete within the first limit bytes, as a
+// structural comparison with unification (the request id in particular: whether it can be
+// recovered from the prefix decides the host's answer), members cut by the limit on either side
+// left out. A recorded client line that is not JSON (a deliberately broken frame) is matched
+// byte for byte (trailing CR aside).
+//
+// The run is complete when every recorded line has been played and the client then closes its
+// end (EOF) or stops the host (the source reports ECANCELED: the CLI's SIGTERM/SIGINT/SIGHUP);
+// a frame after the last recorded line is a divergence. A client EOF, or a client that
+// stops reading (EPIPE on stdout), before the end is `clientEof`. The outcome is data (a
+// ServeFixtureReport) rendered as one JSON line (docs/serve-fixture.md).
+#pragma once
+
+#include "msptk/differ/comparer.hpp"
+#include "msptk/normalizer/mask.hpp"
+#include "msptk/normalizer/registry.hpp"
+#include "msptk/playback/byte_stream.hpp"
+#include "msptk/transcript/scenario.hpp"
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msptk::playback {
+
+// The recorded connection one serve-fixture run plays.
+struct FixtureScript {
+  Scenario scenario;                // the folder's files and manifest (its normalize list feeds the MaskSpec)
+  std::string transcript;           // the file played: transcript.ndjson or a *-legs.ndjson
+  std::size_t frame_limit = 0;      // serverConfig.frameLimitBytes
+  std::vector<Frame> frames;        // the file's lines, in wire order
+
+  const std::string& id() const { return scenario.manifest.scenario; }
+};
+
+// Loads the scenario at `path`: a scenario folder (its transcript.ndjson is played) or a
+// transcript file inside one (transcript.ndjson or a *-legs.ndjson: that file is played). The
+// folder must hold a manifest.json and pass `msptk validate` (with `registry` for the normalize
+// paths): a scenario it rejects is refused with its first error (`malformed`, naming file, line
+// and rule); a path that cannot be read is `unreadable`.
+Result<FixtureScript> load_fixture(const std::filesystem::path& path, const Registry& registry);
+
+enum class ServeProblem { frame_divergence, malformed_client_frame, client_eof };
+
+// "frameDivergence", "malformedClientFrame", "clientEof".
+std::string_view to_string(ServeProblem problem);
+
+struct ServeFailure {
+  ServeProblem problem = ServeProblem::frame_divergence;
+  std::optional<std::size_t> transcript_line;  // the recorded line the run stopped at (none after the end)
+  std::optional<std::string> expected_frame;   // that line's frame, when it is a client frame
+  std::optional<std::string> received_frame;   // the client's frame (its first frameLimitBytes bytes when over)
+  std::optional<std::size_t> received_bytes;   // the received frame's full size, without LF
+  std::vector<PathDivergence> divergences;     // `actual` = what the client sent
+  std::vector<std::string> errors;             // human-readable explanations
+};
+
+struct ServeFixtureReport {
+  std::string scenario;    // the manifest's scenario id
+  std::string transcript;  // the file played
+  std::size_t client_frames = 0;  // client frames matched
+  std::size_t server_frames = 0;  // server frames written in full
+  std::size_t empty_lines = 0;    // empty input lines ignored
+  std::optional<ServeFailure> failure;
+
+  bool complete() const { return !failure; }
+  int exit_code() const { return failure ? 1 : 0; }
+};
+
+// Plays `script` to a client: reads its frames from `from_client`, writes server frames to
+// `to_client`, until the client's EOF or the first failure (then it returns at once, without
+// reading further). `mask` is the manifest's normalize list (+ explicit paths) and mode.
+ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
+                                 ByteSink& to_client);
+
+// The report as ONE line of JSON (+ LF): {"serveFixtureComplete":{...}} or
+// {"serveFixtureFailure":{...}}, shapes in docs/serve-fixture.md.
+void render_report_json(std::ostream& out, const ServeFixtureReport& report);
+
+}  // namespace msptk::playback

@@ -1,0 +1,153 @@
+// replay_scenario: everything before and after the live session (replay.hpp).
+#include "msptk/playback/replay.hpp"
+
+#include "replay_record.hpp"
+#include "replay_session.hpp"
+
+#include "msptk/process/signals.hpp"
+#include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <csignal>
+
+namespace msptk {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The manifest members replay depends on: the pins the host is started with and the provenance
+// (sdk-tolerance is refused); mask_spec_for refuses a bad normalize list. A problem there is
+// fatal; others (a stale fingerprint, a bad source range) are validate's business.
+Result<void> check_manifest(const Scenario& scenario) {
+  const std::string file = scenario.files.manifest->string();
+  for (const ManifestProblem& problem : scenario.manifest_problems) {
+    const std::string& m = problem.member;
+    if (!m.starts_with("serverConfig") && !m.starts_with("seeds") && m != "provenance") continue;
+    std::size_t line = 1;
+    if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, m.substr(0, m.find_first_of(".[")));
+    return Error::malformed(file, line, problem.rule, problem.message);
+  }
+  return {};
+}
+
+}  // namespace
+
+ReplayEnv ReplayEnv::system() {
+  static const recorder::SystemClock clock;
+  ReplayEnv env;
+  env.clock = &clock;
+  env.spawn = [](const process::SpawnSpec& spec) { return process::spawn_host(spec); };
+  return env;
+}
+
+Result<ReplayResult> replay_scenario(const ReplayOptions& options) {
+  ReplayEnv env = ReplayEnv::system();
+  return replay_scenario(options, env);
+}
+
+Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& env) {
+  if (options.host_argv.empty()) return Error::usage("no HOST given: msptk replay --transcript DIR -- HOST [ARGS...]");
+  if (options.timeout_ms <= 0)
+    return Error::usage(fmt::format("--timeout-ms must be positive, got {}", options.timeout_ms));
+  auto scenario = load_scenario(options.scenario);
+  if (!scenario) return scenario.error();
+  if (!scenario->files.manifest)
+    return Error::unreadable((scenario->files.dir / "manifest.json").string(),
+                             "missing: replay starts the host with the scenario's pinned configuration");
+  if (auto ok = check_manifest(*scenario); !ok) return ok.error();
+  const Manifest& manifest = scenario->manifest;
+  if (manifest.is_sdk_tolerance())
+    return Error::usage(fmt::format(
+        "{}: scenario \"{}\" is sdk-tolerance: it holds shapes a real host cannot emit, so it cannot be replayed "
+        "against a host (serve-fixture plays it to clients)",
+        scenario->files.dir.string(), manifest.scenario));
+  auto spec = mask_spec_for(*scenario, options.registry, options.extra_paths, options.mask);
+  if (!spec) return spec.error();
+  auto frames = read_transcript(scenario->files.transcript);
+  if (!frames) return frames.error();
+
+  recorder::RecordOptions pins;
+  pins.frame_limit_bytes = manifest.frame_limit_bytes;
+  pins.id_seed = manifest.id_seed;
+  pins.clock_start_ms = manifest.clock_start_ms;
+
+  ReplayResult result;
+  result.scenario = manifest.scenario;
+  result.host_argv = recorder::expand_placeholders(options.host_argv, pins);
+  result.report.expected_file = scenario->files.transcript.string();
+  result.report.actual_file = options.record_dir ? (*options.record_dir / "transcript.ndjson").string() : "live session";
+  result.report.side = Side::server;
+  result.report.mode = spec->mode;
+  for (const JsonPath& path : spec->declared) result.report.masks.push_back(MaskUse{path.text(), 0, 0});
+  for (const fs::path& leg : scenario->files.legs)
+    result.report.warnings.push_back(
+        fmt::format("{} not replayed: replay plays the main transcript only (a legs file is another connection)",
+                    leg.string()));
+
+  playback::LiveSink sink;
+  std::optional<playback::ReplayRecording> recording;
+  if (options.record_dir) {
+    auto started = playback::ReplayRecording::start(*options.record_dir, manifest, result.host_argv, *env.clock, sink);
+    if (!started) return started.error();
+    recording.emplace(std::move(*started));
+    result.record_dir = options.record_dir;
+  }
+
+  // Signals stop the run (the host is killed, the recording finished) instead of killing
+  // msptk with its host left behind; writing to a host that died fails with EPIPE.
+  std::optional<process::SignalPipe> signals;
+  if (env.handle_signals) {
+    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
+    if (pipe) signals.emplace(std::move(*pipe));
+  }
+  process::SigpipeIgnored sigpipe;
+
+  process::SpawnSpec spawn;
+  spawn.argv = result.host_argv;
+  spawn.env = {{"MSP_FRAME_LIMIT_BYTES", std::to_string(pins.frame_limit_bytes)},
+               {"MSP_ID_SEED", std::to_string(pins.id_seed)},
+               {"MSP_CLOCK_START_MS", std::to_string(pins.clock_start_ms)}};
+  auto host = env.spawn(spawn);
+  if (!host) {
+    if (recording) recording->abandon();
+    result.record_dir.reset();
+    result.exit_code = 3;
+    result.problem = host.error().render();
+    return result;
+  }
+
+  recorder::Tee tee(sink, static_cast<std::uint64_t>(pins.frame_limit_bytes));
+  auto on_stderr = [&](std::string_view bytes) {
+    if (recording) recording->write_stderr(bytes);
+    if (env.host_stderr) env.host_stderr(bytes);
+  };
+  playback::HostLink link(**host, tee, sink, signals ? &*signals : nullptr, on_stderr);
+  FrameComparer comparer(*spec);
+  // Under erase the comparer pairs nothing; a unify-mode twin learns what to carry.
+  std::optional<FrameComparer> twin;
+  if (spec->mode == MaskMode::erase) {
+    MaskSpec unify = *spec;
+    unify.mode = MaskMode::unify;
+    twin.emplace(std::move(unify));
+  }
+  playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file};
+  playback::run_session(*frames, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
+  result.host_stderr_tail = link.stderr_tail();
+
+  if (recording) {
+    if (auto failure = recording->finish(tee, link.exit(), link.stderr_bytes(), sink)) {
+      result.recording_failure = failure;
+      if (result.exit_code == 0) {
+        result.exit_code = 3;
+        result.problem = fmt::format("the run passed but its recording failed: {}", failure->render());
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace msptk

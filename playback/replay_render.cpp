@@ -1,0 +1,100 @@
+#include "msptk/playback/replay_render.hpp"
+
+#include "msptk/process/signals.hpp"
+#include "msptk/transcript/json_io.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <fmt/format.h>
+
+namespace msptk {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string host_end(const ReplayResult& r) {
+  if (!r.host_exit) return "the host was not started";
+  const process::ExitStatus& e = *r.host_exit;
+  std::string text = e.signaled() ? fmt::format("the host was killed by {}", process::signal_name(e.signal))
+                                  : fmt::format("the host exited with code {}", e.code);
+  if (r.host_killed) text += " (by msptk)";
+  return text;
+}
+
+json::value parsed(const std::string& text) {
+  boost::system::error_code ec;
+  json::value v = json::parse(text, ec);
+  return ec ? json::value(json::string(text)) : v;
+}
+
+}  // namespace
+
+std::string replay_outcome_line(const ReplayResult& r) {
+  if (!r.passed()) return "replay failed: " + r.problem;
+  return fmt::format("replay passed: {} server frames checked, {} client lines sent; {}", r.server_frames_received,
+                     r.client_lines_sent, host_end(r));
+}
+
+void render_replay_text(std::ostream& out, const ReplayResult& r, const TextStyle& style) {
+  if (r.host_exit || r.exit_code != 3) {
+    DiffReport report;
+    report.comparisons.push_back(r.report);
+    render_text(out, report, style);
+  }
+  for (const CarriedValue& c : r.carried)
+    out << fmt::format("carried {}:{} {}: {} → {} (learned in {})\n", r.report.expected_file, c.line, c.location,
+                       c.recorded, c.live, c.learned_from);
+  if (r.host_exit && !r.passed()) out << host_end(r) << "\n";
+  if (r.exit_code == 3 && !r.host_stderr_tail.empty()) {
+    out << "host stderr (last " << r.host_stderr_tail.size() << " bytes):\n";
+    std::string_view tail = r.host_stderr_tail;
+    while (!tail.empty()) {
+      const std::size_t lf = tail.find('\n');
+      out << "  " << tail.substr(0, lf) << "\n";
+      tail.remove_prefix(lf == std::string_view::npos ? tail.size() : lf + 1);
+    }
+  }
+  if (r.recording_failure && r.exit_code != 3) out << "recording failed: " << r.recording_failure->render() << "\n";
+  out << replay_outcome_line(r) << "\n";
+}
+
+json::value to_json(const ReplayResult& r) {
+  json::array argv;
+  for (const std::string& a : r.host_argv) argv.emplace_back(a);
+  json::value exit = nullptr;
+  if (r.host_exit) {
+    if (r.host_exit->signaled())
+      exit = json::object{{"signal", r.host_exit->signal}, {"signalName", process::signal_name(r.host_exit->signal)}};
+    else
+      exit = json::object{{"code", r.host_exit->code}};
+  }
+  json::array carried;
+  for (const CarriedValue& c : r.carried)
+    carried.push_back(json::object{{"line", c.line},
+                                   {"location", c.location},
+                                   {"recorded", parsed(c.recorded)},
+                                   {"live", parsed(c.live)},
+                                   {"learnedFrom", c.learned_from}});
+  return json::object{
+      {"kind", "msptkReplay"},
+      {"schemaVersion", 1},
+      {"scenario", r.scenario},
+      {"passed", r.passed()},
+      {"exitCode", r.exit_code},
+      {"problem", r.problem.empty() ? json::value(nullptr) : json::value(r.problem)},
+      {"host", json::object{{"argv", std::move(argv)},
+                            {"exit", std::move(exit)},
+                            {"killedByMsptk", r.host_killed},
+                            {"stderrTail", r.host_stderr_tail}}},
+      {"clientLinesSent", r.client_lines_sent},
+      {"serverFrames", json::object{{"expected", r.server_frames_expected}, {"received", r.server_frames_received}}},
+      {"carried", std::move(carried)},
+      {"record", r.record_dir ? json::value(r.record_dir->string()) : json::value(nullptr)},
+      {"recordingFailure", r.recording_failure ? json::value(r.recording_failure->render()) : json::value(nullptr)},
+      {"comparison", to_json(r.report)}};
+}
+
+void render_replay_json(std::ostream& out, const ReplayResult& r) { out << pretty(to_json(r)) << "\n"; }
+
+}  // namespace msptk

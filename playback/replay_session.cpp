@@ -1,0 +1,238 @@
+// run_session: the transcript walked against a live host (replay.hpp, replay_session.hpp).
+#include "replay_session.hpp"
+
+#include "msptk/differ/signature.hpp"
+#include "msptk/normalizer/canonical.hpp"
+#include "msptk/playback/replay_carry.hpp"
+#include "msptk/process/signals.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <fmt/format.h>
+
+namespace msptk::playback {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr int kFailureGraceMs = 500;  // how long a host may take to exit once a run failed
+
+std::string signature_of(SignatureTracker& tracker, const Frame& frame) {
+  boost::system::error_code ec;
+  json::value message = json::parse(frame.json_text(), ec);
+  Envelope envelope;
+  if (!ec) envelope = classify(message);
+  return tracker.observe(frame, envelope).text();
+}
+
+std::string describe_exit(const std::optional<process::ExitStatus>& exit) {
+  if (!exit) return "the host closed its stdout";
+  if (exit->signaled()) return fmt::format("the host was killed by {}", process::signal_name(exit->signal));
+  return fmt::format("the host exited with code {}", exit->code);
+}
+
+std::string describe(const PathDivergence& d) {
+  std::string text = d.path.empty() ? std::string("the frame") : d.path;
+  if (d.expected || d.actual)
+    text += fmt::format(": {} → {}", d.expected.value_or("(absent)"), d.actual.value_or("(absent)"));
+  if (!d.note.empty()) text += fmt::format(" ({})", d.note);
+  return text;
+}
+
+class Session {
+ public:
+  Session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
+          FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result)
+      : frames_(frames), link_(link), tee_(tee), sink_(sink), comparer_(comparer), twin_(twin), config_(config),
+        result_(result) {
+    SignatureTracker tracker;
+    for (const Frame& f : frames_) expected_sigs_.push_back(signature_of(tracker, f));
+  }
+
+  void run() {
+    for (std::size_t i = 0; i < frames_.size() && !failed(); ++i) {
+      if (frames_[i].dir == Direction::client) {
+        send(i);
+      } else {
+        receive(i);
+      }
+    }
+    // A host that passed gets the rest of the end phase's timeout to exit, a failed run a short
+    // grace; then it is killed.
+    auto until = SteadyClock::now() + std::chrono::milliseconds(std::min(config_.timeout_ms, kFailureGraceMs));
+    if (!failed()) {
+      drain_to_eof();
+      until = std::max(until, end_deadline_);
+    }
+    result_.host_killed = link_.finish(until);
+    result_.host_exit = link_.exit();
+    if (failed()) return;
+    if (result_.host_killed) {
+      result_.report.warnings.push_back(
+          fmt::format("the host did not exit within {} ms of its stdin's EOF: killed", config_.timeout_ms));
+    } else if (result_.host_exit && *result_.host_exit != process::ExitStatus{}) {
+      result_.report.warnings.push_back(fmt::format("{} at the end", describe_exit(result_.host_exit)));
+    }
+  }
+
+ private:
+  bool failed() const { return result_.exit_code != 0; }
+  SteadyClock::time_point deadline() const {
+    return SteadyClock::now() + std::chrono::milliseconds(config_.timeout_ms);
+  }
+  std::string expected_at(std::size_t i) const {
+    return fmt::format("{}:{}", config_.expected_file, frames_[i].line);
+  }
+
+  void fail(int code, std::string problem) {
+    result_.exit_code = code;
+    result_.problem = std::move(problem);
+  }
+
+  void interrupted() {
+    fail(3, fmt::format("interrupted by {}", process::signal_name(link_.interrupted_by())));
+  }
+
+  // The host ended (or closed a pipe) before the transcript did: premature host death.
+  void host_gone(std::size_t i, std::string_view what) {
+    auto exit = link_.await_exit(SteadyClock::now() + std::chrono::milliseconds(kFailureGraceMs));
+    std::string tail;
+    if (const std::string& t = tee_.stats(Direction::server).unterminated; !t.empty())
+      tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", t.size());
+    fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", expected_at(i), describe_exit(exit),
+                        what, expected_sigs_[i], result_.server_frames_received, result_.server_frames_expected, tail));
+  }
+
+  void send(std::size_t i) {
+    const Frame& recorded = frames_[i];
+    std::string line = carry_learned_values(recorded, twin_ ? twin_->unifier() : comparer_.unifier(), result_.carried);
+    live_sigs_text(Frame{Direction::client, line, std::nullopt, sink_.lines() + 1});
+    line += '\n';
+    tee_.feed(Direction::client, line);  // recorded before it is written, like the recorder
+    switch (link_.write(line, deadline())) {
+      case HostLink::Event::done: ++result_.client_lines_sent; return;
+      case HostLink::Event::timeout:
+        fail(1, fmt::format("{}: timed out after {} ms writing {} (the host does not read its stdin)", expected_at(i),
+                            config_.timeout_ms, expected_sigs_[i]));
+        return;
+      case HostLink::Event::interrupted: interrupted(); return;
+      default: host_gone(i, "reading"); return;
+    }
+  }
+
+  std::string live_sigs_text(const Frame& frame) { return signature_of(live_sigs_, frame); }
+
+  Frame next_live() {
+    Frame live = std::move(sink_.server_frames().front());
+    sink_.server_frames().pop_front();
+    ++result_.server_frames_received;
+    return live;
+  }
+
+  void receive(std::size_t i) {
+    const Frame& expected = frames_[i];
+    switch (link_.wait_frame(deadline())) {
+      case HostLink::Event::frame: break;
+      case HostLink::Event::timeout:
+        missing(i);
+        fail(1, fmt::format("{}: timed out after {} ms waiting for {}", expected_at(i), config_.timeout_ms,
+                            expected_sigs_[i]));
+        return;
+      case HostLink::Event::interrupted: interrupted(); return;
+      default:
+        missing(i);
+        host_gone(i, "sending");
+        return;
+    }
+    Frame live = next_live();
+    const std::string live_sig = live_sigs_text(live);
+    FrameComparison cmp = comparer_.compare(expected, live);
+    if (twin_) (void)twin_->compare(expected, live);
+    DiffCounts& c = result_.report.counts;
+    if (cmp.outcome == FrameOutcome::identical) {
+      ++c.identical;
+      return;
+    }
+    const bool divergent = cmp.outcome == FrameOutcome::divergent;
+    ++(divergent ? c.divergent : c.equivalent);
+    if (divergent) {
+      const auto& d = cmp.divergences;
+      std::string more = d.size() > 1 ? fmt::format(" (and {} more)", d.size() - 1) : "";
+      fail(1, fmt::format("{}: {} diverges{}{}", expected_at(i), expected_sigs_[i],
+                          d.empty() ? std::string() : " at " + describe(d[0]), more));
+    }
+    result_.report.entries.push_back(DiffEntry{divergent ? EntryKind::divergent : EntryKind::equivalent, expected.line,
+                                               live.line, expected_sigs_[i],
+                                               live_sig == expected_sigs_[i] ? std::string() : live_sig,
+                                               std::move(cmp.divergences)});
+  }
+
+  void missing(std::size_t i) {
+    ++result_.report.counts.missing;
+    result_.report.entries.push_back(DiffEntry{EntryKind::missing, frames_[i].line, 0, expected_sigs_[i], {}, {}});
+  }
+
+  // The transcript is through: every server frame still to come is extra. The host's stdin is
+  // closed and its stdout read until EOF, within the timeout.
+  void drain_to_eof() {
+    link_.close_stdin();
+    const auto until = end_deadline_ = deadline();
+    while (true) {
+      const HostLink::Event event = link_.wait_frame(until);
+      if (event == HostLink::Event::interrupted) return interrupted();
+      if (event != HostLink::Event::frame) {
+        if (event == HostLink::Event::timeout)
+          result_.report.warnings.push_back(fmt::format(
+              "the host kept its stdout open {} ms after its stdin's EOF: frames after that were not checked",
+              config_.timeout_ms));
+        break;
+      }
+      Frame live = next_live();
+      const std::string sig = live_sigs_text(live);
+      ++result_.report.counts.extra;
+      result_.report.entries.push_back(DiffEntry{EntryKind::extra, 0, live.line, sig, {}, {}});
+      if (!failed())
+        fail(1, fmt::format("{}:{}: extra {} after the transcript's last frame", config_.actual_file, live.line, sig));
+    }
+    const std::string& tail = tee_.stats(Direction::server).unterminated;
+    if (!tail.empty()) {
+      ++result_.report.counts.extra;
+      result_.report.entries.push_back(
+          DiffEntry{EntryKind::extra, 0, 0, "server unterminated frame",
+                    {}, {PathDivergence{"", std::nullopt, compact_json(json::string(tail)), "no LF before EOF"}}});
+      if (!failed())
+        fail(1, fmt::format("{}: the host's stdout ended with {} bytes after its last LF (an unterminated frame)",
+                            config_.actual_file, tail.size()));
+    }
+  }
+
+  const std::vector<Frame>& frames_;
+  HostLink& link_;
+  recorder::Tee& tee_;
+  LiveSink& sink_;
+  FrameComparer& comparer_;
+  FrameComparer* twin_;
+  const SessionConfig& config_;
+  ReplayResult& result_;
+  std::vector<std::string> expected_sigs_;
+  SignatureTracker live_sigs_;
+  SteadyClock::time_point end_deadline_{};
+};
+
+}  // namespace
+
+void run_session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
+                 FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result) {
+  for (const Frame& f : frames)
+    if (f.dir == Direction::server) ++result.server_frames_expected;
+  Session(frames, link, tee, sink, comparer, twin, config, result).run();
+  result.report.masks = comparer.accounting();
+  const DiffCounts& c = result.report.counts;
+  result.report.verdict = c.divergent + c.missing + c.extra + c.moved > 0 ? Verdict::divergent
+                          : c.equivalent > 0                             ? Verdict::equivalent
+                                                                         : Verdict::identical;
+  if (result.exit_code == 0 && result.report.verdict == Verdict::divergent) result.exit_code = 1;
+}
+
+}  // namespace msptk::playback

@@ -1,0 +1,83 @@
+// Internal to playback: the live half of replay. A HostLink drives one host's three pipes from a
+// poll loop (its stdin written without ever blocking while the host's stdout and stderr keep
+// being read, so neither side can deadlock the other); run_session walks the transcript over
+// it, comparing and carrying (replay.hpp).
+#pragma once
+
+#include "replay_record.hpp"
+
+#include "msptk/differ/comparer.hpp"
+#include "msptk/playback/replay.hpp"
+#include "msptk/process/host_process.hpp"
+#include "msptk/process/signals.hpp"
+#include "msptk/recorder/tee.hpp"
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msptk::playback {
+
+using SteadyClock = std::chrono::steady_clock;
+
+class HostLink {
+ public:
+  HostLink(process::HostProcess& host, recorder::Tee& tee, LiveSink& sink, process::SignalPipe* signals,
+           std::function<void(std::string_view)> on_stderr);
+
+  enum class Event { frame, closed, timeout, broken, interrupted, done };
+
+  // Waits until a server frame is queued in the sink (frame), the host's stdout ended (closed:
+  // EOF, or the host exited and its pipe was drained), the deadline passed, or a signal came.
+  Event wait_frame(SteadyClock::time_point deadline);
+  // Writes all of `bytes` to the host's stdin (done), reading its stdout and stderr meanwhile.
+  // broken: the host no longer reads its stdin.
+  Event write(std::string_view bytes, SteadyClock::time_point deadline);
+  void close_stdin() { host_.close_stdin(); }
+  // Waits for the host to exit until the deadline (reading its pipes meanwhile), then kills it
+  // (SIGKILL) if it still runs. Returns true when it had to kill.
+  bool finish(SteadyClock::time_point deadline);
+  // Waits (reading) until the host exited or the deadline passed.
+  std::optional<process::ExitStatus> await_exit(SteadyClock::time_point deadline);
+
+  std::optional<process::ExitStatus> exit() const { return exit_; }
+  int interrupted_by() const { return signal_; }
+  std::uint64_t stderr_bytes() const { return stderr_bytes_; }
+  const std::string& stderr_tail() const { return stderr_tail_; }
+
+ private:
+  // One round of poll: reads what is readable, writes what it can of `pending`.
+  void pump(int timeout_ms, std::string_view* pending, bool* broken);
+  bool read_stdout();
+  bool read_stderr();
+  void check_exit();
+
+  process::HostProcess& host_;
+  recorder::Tee& tee_;
+  LiveSink& sink_;
+  process::SignalPipe* signals_;
+  std::function<void(std::string_view)> on_stderr_;
+  bool out_open_, err_open_;
+  std::optional<process::ExitStatus> exit_;
+  int signal_ = 0;
+  std::uint64_t stderr_bytes_ = 0;
+  std::string stderr_tail_;
+  std::vector<char> buffer_;
+};
+
+struct SessionConfig {
+  int timeout_ms = 10000;
+  std::string expected_file;  // the scenario's transcript
+  std::string actual_file;    // OUT/transcript.ndjson, or "live session"
+};
+
+// Walks `frames` against the host, filling result (report entries and counts, problem,
+// exit_code, carried, counters). `learner` holds the pairings carried into client lines (the
+// comparer itself under unify; a unify-mode twin fed the same frames under erase).
+void run_session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
+                 FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result);
+
+}  // namespace msptk::playback

@@ -1,0 +1,356 @@
+// End-to-end tests of `msptk serve-fixture` with real processes:
+//   msptk_fake_client   --transcript T -- msptk serve-fixture --transcript S   (the recording's own bytes)
+//   msptk_remint_client --transcript T -- msptk serve-fixture --transcript S   (a client with its own ids)
+// on every playable scenario of the public corpus and of corpus/, legs files included, and the
+// failures a client under test must be told about. The fixture's stderr report reaches the
+// test through the client, which lets the fixture inherit its stderr.
+#include "e2e_support.hpp"
+#include "tool_support.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+namespace msptk::e2e {
+namespace {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using test::TempDir;
+
+std::string remint_client_bin() { return MSPTK_REMINT_CLIENT; }
+
+// A file serve-fixture can play: a scenario's transcript.ndjson or one of its legs files.
+struct Playable {
+  fs::path scenario;    // the folder
+  fs::path transcript;  // the file played
+  bool legs = false;
+  std::string name() const { return scenario.filename().string() + (legs ? "/" + transcript.filename().string() : ""); }
+};
+
+std::vector<Playable> playables(const fs::path& corpus) {
+  std::vector<Playable> out;
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(corpus))
+    if (e.is_directory() && fs::exists(e.path() / "manifest.json")) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& dir : dirs) {
+    out.push_back({dir, dir / "transcript.ndjson", false});
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().ends_with("-legs.ndjson")) out.push_back({dir, e.path(), true});
+  }
+  return out;
+}
+
+std::vector<Playable> all_playables() {
+  std::vector<Playable> out = playables(test::source_dir() / "corpus");
+  if (fs::is_directory(test::shared_transcripts())) {
+    auto shared = playables(test::shared_transcripts());
+    out.insert(out.end(), shared.begin(), shared.end());
+  }
+  return out;
+}
+
+std::vector<std::string> fixture_argv(const fs::path& played) {
+  return {msptk_bin(), "serve-fixture", "--transcript", played.string()};
+}
+
+// The single JSON line serve-fixture leaves on stderr.
+json::object stderr_report(const std::string& err) {
+  EXPECT_FALSE(err.empty());
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "expected exactly one stderr line:\n" << err;
+  boost::system::error_code ec;
+  json::value v = json::parse(err, ec);
+  if (ec || !v.is_object()) {
+    ADD_FAILURE() << "stderr is not one JSON object: " << err;
+    return {};
+  }
+  return v.as_object();
+}
+
+std::size_t count(const std::vector<WireFrame>& frames, Direction dir) { return only(frames, dir).size(); }
+
+void expect_complete(const CommandRun& run, const Playable& p) {
+  EXPECT_EQ(run.exit.code, 0) << run.err;
+  json::object report = stderr_report(run.err);
+  ASSERT_TRUE(report.contains("serveFixtureComplete")) << run.err;
+  const json::object& c = report.at("serveFixtureComplete").as_object();
+  const auto frames = read_wire_frames(p.transcript);
+  EXPECT_EQ(c.at("scenario").as_string(), p.scenario.filename().string());
+  EXPECT_EQ(c.at("transcript").as_string(), (p.legs ? p.transcript : p.scenario / "transcript.ndjson").string());
+  EXPECT_EQ(c.at("clientFrames").as_int64(), static_cast<std::int64_t>(count(frames, Direction::client)));
+  EXPECT_EQ(c.at("serverFrames").as_int64(), static_cast<std::int64_t>(count(frames, Direction::server)));
+}
+
+const json::object& failure_of(const json::object& report) {
+  static const json::object empty;
+  if (!report.contains("serveFixtureFailure")) {
+    ADD_FAILURE() << "not a failure: " << json::serialize(report);
+    return empty;
+  }
+  return report.at("serveFixtureFailure").as_object();
+}
+
+TEST(ServeFixtureE2E, EveryPlayableScenarioPassesTheRecordingsOwnBytes) {
+  TempDir tmp;
+  const auto list = all_playables();
+  ASSERT_GE(list.size(), 6u);
+  for (const Playable& p : list) {
+    SCOPED_TRACE(p.name());
+    const auto report = tmp / "client.json";
+    std::vector<std::string> argv = {fake_client_bin(), "--transcript", p.transcript.string(), "--report", report.string(), "--"};
+    auto fixture = fixture_argv(p.legs ? p.transcript : p.scenario);
+    argv.insert(argv.end(), fixture.begin(), fixture.end());
+    CommandRun run = run_command(argv);
+    expect_complete(run, p);
+    json::object client = read_json_object(report);
+    EXPECT_TRUE(client.at("mismatch").is_null()) << client.at("mismatch");
+    EXPECT_EQ(client.at("serverFramesMatched").as_int64(),
+              static_cast<std::int64_t>(count(read_wire_frames(p.transcript), Direction::server)));
+  }
+}
+
+void play_reminting(const std::string& ids) {
+  TempDir tmp;
+  std::size_t own_id_responses = 0;
+  for (const Playable& p : all_playables()) {
+    SCOPED_TRACE(p.name() + " --ids " + ids);
+    const auto report = tmp / "client.json";
+    std::vector<std::string> argv = {remint_client_bin(), "--transcript", p.transcript.string(), "--report",
+                                     report.string(), "--ids", ids, "--"};
+    auto fixture = fixture_argv(p.legs ? p.transcript : p.scenario);
+    argv.insert(argv.end(), fixture.begin(), fixture.end());
+    CommandRun run = run_command(argv);
+    expect_complete(run, p);
+    json::object client = read_json_object(report);
+    EXPECT_TRUE(client.at("mismatch").is_null()) << client.at("mismatch");
+    EXPECT_EQ(client.at("ownIdResponses"), client.at("expectedOwnIdResponses"));
+    own_id_responses += static_cast<std::size_t>(client.at("ownIdResponses").as_int64());
+    // A legs file continues a connection: it echoes values learned on the main one.
+    if (!p.legs) {
+      EXPECT_TRUE(client.at("echoProblems").as_array().empty()) << client.at("echoProblems");
+    }
+  }
+  // corpus/ alone has 14 responses to requests; with the public corpus there are hundreds.
+  EXPECT_GT(own_id_responses, fs::is_directory(test::shared_transcripts()) ? 100u : 10u);
+}
+
+TEST(ServeFixtureE2E, EveryPlayableScenarioPassesAClientWithItsOwnStringIds) { play_reminting("string"); }
+TEST(ServeFixtureE2E, EveryPlayableScenarioPassesAClientWithItsOwnIntegerIds) { play_reminting("int"); }
+
+TEST(ServeFixtureE2E, EmptyLinesAreIgnored) {
+  TempDir tmp;
+  const fs::path s = test::source_dir() / "corpus" / "framing-missing-jsonrpc-version";
+  CommandRun run = run_command({remint_client_bin(), "--transcript", (s / "transcript.ndjson").string(), "--blank-lines",
+                                "--report", (tmp / "r.json").string(), "--", msptk_bin(), "serve-fixture",
+                                "--transcript", s.string()});
+  expect_complete(run, {s, s / "transcript.ndjson", false});
+}
+
+// A client whose script is a variant of the scenario's: the fixture plays the scenario.
+CommandRun play_variant(const TempDir& tmp, const fs::path& scenario, std::vector<WireFrame> script) {
+  const fs::path variant = tmp / "variant.ndjson";
+  write_transcript(variant, script);
+  return run_command({fake_client_bin(), "--transcript", variant.string(), "--", msptk_bin(), "serve-fixture",
+                      "--transcript", scenario.string()});
+}
+
+const fs::path kMalformed = test::source_dir() / "corpus" / "framing-malformed-json";
+
+TEST(ServeFixtureE2E, CarriageReturnTerminatedFramesAreAccepted) {
+  TempDir tmp;
+  auto script = read_wire_frames(kMalformed / "transcript.ndjson");
+  for (auto& [dir, bytes] : script)
+    if (dir == Direction::client) bytes += "\r";
+  CommandRun run = play_variant(tmp, kMalformed, script);
+  expect_complete(run, {kMalformed, kMalformed / "transcript.ndjson", false});
+}
+
+TEST(ServeFixtureE2E, AChangedValueIsAFrameDivergenceWithItsPath) {
+  TempDir tmp;
+  auto script = read_wire_frames(kMalformed / "transcript.ndjson");
+  auto& line6 = script.at(5).second;
+  line6.replace(line6.find("/home/me/src/proj"), 17, "/home/me/src/other");
+  CommandRun run = play_variant(tmp, kMalformed, script);
+  EXPECT_EQ(run.exit.code, 1);
+  const json::object report = stderr_report(run.err);
+  const json::object& f = failure_of(report);
+  EXPECT_EQ(f.at("problem"), "frameDivergence");
+  EXPECT_EQ(f.at("scenario"), "framing-malformed-json");
+  EXPECT_EQ(f.at("transcriptLine"), 6);
+  EXPECT_EQ(f.at("receivedFrame").as_string(), line6);
+  EXPECT_EQ(f.at("clientFrames"), 3);
+  EXPECT_EQ(f.at("serverFrames"), 2);
+  ASSERT_EQ(f.at("divergences").as_array().size(), 1u);
+  const json::object& d = f.at("divergences").as_array()[0].as_object();
+  EXPECT_EQ(d.at("path"), "params.workspaceRoot");
+  EXPECT_EQ(d.at("expected"), "/home/me/src/proj");
+  EXPECT_EQ(d.at("received"), "/home/me/src/other");
+}
+
+TEST(ServeFixtureE2E, ANonJsonLineIsAMalformedClientFrame) {
+  TempDir tmp;
+  auto script = read_wire_frames(kMalformed / "transcript.ndjson");
+  script.at(2).second = R"({"jsonrpc":"2.0","method":"initialized")";
+  CommandRun run = play_variant(tmp, kMalformed, script);
+  EXPECT_EQ(run.exit.code, 1);
+  const json::object report = stderr_report(run.err);
+  const json::object& f = failure_of(report);
+  EXPECT_EQ(f.at("problem"), "malformedClientFrame");
+  EXPECT_EQ(f.at("transcriptLine"), 3);
+  EXPECT_EQ(f.at("expectedFrame"), R"({"jsonrpc":"2.0","method":"initialized"})");
+}
+
+TEST(ServeFixtureE2E, HangingUpEarlyIsClientEof) {
+  TempDir tmp;
+  auto script = read_wire_frames(kMalformed / "transcript.ndjson");
+  script.resize(3);
+  CommandRun run = play_variant(tmp, kMalformed, script);
+  EXPECT_EQ(run.exit.code, 1);
+  const json::object report = stderr_report(run.err);
+  const json::object& f = failure_of(report);
+  EXPECT_EQ(f.at("problem"), "clientEof");
+  EXPECT_EQ(f.at("transcriptLine"), 4);
+  EXPECT_EQ(f.at("clientFrames"), 2);
+  EXPECT_TRUE(f.at("receivedFrame").is_null());
+}
+
+TEST(ServeFixtureE2E, AnExtraFrameAfterTheEndIsNotAnswered) {
+  TempDir tmp;
+  auto script = read_wire_frames(kMalformed / "transcript.ndjson");
+  script.push_back({Direction::client, R"({"jsonrpc":"2.0","method":"initialized"})"});
+  CommandRun run = play_variant(tmp, kMalformed, script);
+  EXPECT_EQ(run.exit.code, 1);
+  const json::object report = stderr_report(run.err);
+  const json::object& f = failure_of(report);
+  EXPECT_EQ(f.at("problem"), "frameDivergence");
+  EXPECT_TRUE(f.at("transcriptLine").is_null());
+}
+
+TEST(ServeFixtureE2E, ExitCodeModeWritesDiagnosticsOnly) {
+  CommandRun run = run_command({msptk_bin(), "serve-fixture", "--exit-code", "7", "--stderr-lines", "3"});
+  EXPECT_EQ(run.exit.code, 7);
+  EXPECT_EQ(run.out, "");
+  std::istringstream lines(run.err);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_FALSE(line.empty());
+    ++n;
+  }
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(run.err.back(), '\n');
+  CommandRun zero = run_command({msptk_bin(), "serve-fixture", "--exit-code", "0"});
+  EXPECT_EQ(zero.exit.code, 0);
+  EXPECT_EQ(zero.out + zero.err, "");
+  CommandRun bad = run_command({msptk_bin(), "serve-fixture", "--exit-code", "256"});
+  EXPECT_EQ(bad.exit.code, 2);
+}
+
+// serve-fixture with stdin from a file and stdout a pipe nobody reads any more (closed before
+// the fixture starts): its first write fails with EPIPE, which must be a clientEof report,
+// not a death by SIGPIPE.
+TEST(ServeFixtureE2E, AClientThatWentAwayIsClientEofNotSigpipe) {
+  TempDir tmp;
+  test::write_text(tmp / "in.ndjson", read_wire_frames(kMalformed / "transcript.ndjson").at(0).second + "\n");
+  int in = ::open((tmp / "in.ndjson").c_str(), O_RDONLY);
+  int err = ::open((tmp / "err.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  ::close(pipe_fds[0]);  // no reader
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err, 2);
+  const std::string bin = msptk_bin(), verb = "serve-fixture", opt = "--transcript", dir = kMalformed.string();
+  char* argv[] = {const_cast<char*>(bin.c_str()), const_cast<char*>(verb.c_str()), const_cast<char*>(opt.c_str()),
+                  const_cast<char*>(dir.c_str()), nullptr};
+  pid_t pid = 0;
+  ASSERT_EQ(::posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv, environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(in);
+  ::close(err);
+  ::close(pipe_fds[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const json::object report = stderr_report(test::read_text(tmp / "err.txt"));
+  const json::object& f = failure_of(report);
+  EXPECT_EQ(f.at("problem"), "clientEof");
+  EXPECT_EQ(f.at("transcriptLine"), 2);
+  EXPECT_EQ(f.at("serverFrames"), 0);
+}
+
+// Clients often stop their host with SIGTERM instead of closing its stdin. The client here
+// sends `client_lines` client lines, waiting for the server lines between them, and sends
+// SIGTERM when it meets the next client line (or the end).
+struct Terminated {
+  process::ExitStatus exit;
+  json::object report;
+};
+
+Terminated terminate_after(std::size_t client_lines) {
+  process::SpawnSpec spec;
+  spec.argv = fixture_argv(kMalformed);
+  auto child = process::spawn_host(spec);
+  EXPECT_TRUE(child);
+  process::HostProcess& host = **child;
+  Inbox inbox(host.stdout_fd(), 65536);
+  std::size_t sent = 0;
+  for (const auto& [dir, bytes] : read_wire_frames(kMalformed / "transcript.ndjson")) {
+    if (dir == Direction::server) {
+      EXPECT_EQ(inbox.next(), bytes);
+    } else if (sent++ < client_lines) {
+      EXPECT_FALSE(process::write_all(host.stdin_fd(), bytes + "\n").error);
+    } else {
+      break;
+    }
+  }
+  EXPECT_TRUE(host.signal(SIGTERM));
+  std::string err;
+  char buffer[4096];
+  while (true) {
+    process::IoResult r = process::read_some(host.stderr_fd(), buffer, sizeof buffer);
+    if (r.eof || r.error) break;
+    err.append(buffer, r.bytes);
+  }
+  return {host.wait(), stderr_report(err)};
+}
+
+TEST(ServeFixtureE2E, SigtermAfterTheLastExchangeIsCompletion) {
+  Terminated t = terminate_after(5);
+  EXPECT_EQ(t.exit, (process::ExitStatus{0, 0}));
+  EXPECT_TRUE(t.report.contains("serveFixtureComplete")) << json::serialize(t.report);
+}
+
+TEST(ServeFixtureE2E, SigtermBeforeTheEndIsClientEof) {
+  Terminated t = terminate_after(1);  // stopped once the answer to initialize arrived
+  EXPECT_EQ(t.exit, (process::ExitStatus{1, 0}));
+  const json::object& f = failure_of(t.report);
+  EXPECT_EQ(f.at("problem"), "clientEof");
+  EXPECT_EQ(f.at("transcriptLine"), 3);
+  const auto& errors = f.at("errors").as_array();
+  EXPECT_EQ(errors.back(), "received SIGTERM");
+}
+
+TEST(ServeFixtureE2E, AnInvalidScenarioIsRefusedBeforeAnyFrame) {
+  TempDir tmp;
+  const fs::path copy = tmp / "framing-malformed-json";
+  fs::create_directory(copy);
+  fs::copy_file(kMalformed / "manifest.json", copy / "manifest.json");
+  test::write_text(copy / "transcript.ndjson", test::read_text(kMalformed / "transcript.ndjson") + "not json\n");
+  CommandRun run = run_command({msptk_bin(), "serve-fixture", "--transcript", copy.string()});
+  EXPECT_EQ(run.exit.code, 3);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find("transcript.ndjson:9:"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("[file.json]"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace msptk::e2e
