@@ -4,7 +4,6 @@
 #include "msptk/differ/render.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/playback/replay.hpp"
-#include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/scenario.hpp"
 
 #include <boost/json.hpp>
@@ -45,17 +44,6 @@ bool validate(const fs::path& dir, const ValidateOptions& options, ScenarioOutco
   return outcome.status != Status::fail;
 }
 
-// The golden manifest's normalize list as a MaskSpec (the registry refuses unknown paths).
-Result<MaskSpec> mask_of(const Scenario& golden, const Registry& registry) {
-  std::string file;
-  std::size_t line = 0;
-  if (golden.files.manifest) {
-    file = golden.files.manifest->string();
-    if (auto text = read_file(*golden.files.manifest)) line = line_of_member(*text, "normalize");
-  }
-  return make_mask_spec(registry, golden.manifest.normalize, file, line, {}, MaskMode::unify);
-}
-
 json::value replay_json(const ReplayResult& result) {
   json::value host_exit = nullptr;
   if (result.host_exit) host_exit = json::object{{"code", result.host_exit->code}, {"signal", result.host_exit->signal}};
@@ -88,7 +76,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
     outcome.reason = "sdk-tolerance scenario: validated, not replayed (it carries shapes a real host cannot emit)";
     return outcome;
   }
-  auto mask = mask_of(*golden, options_.registry);
+  auto mask = mask_spec_for(*golden, options_.registry, {}, MaskMode::unify);
   if (!mask) return errored(std::move(outcome), mask.error());
 
   // Step 2: replay, recording into a fresh folder.
@@ -112,7 +100,11 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.record_dir = record_dir;
   replay.timeout_ms = options_.timeout_ms;
   replay.registry = options_.registry;
-  auto result = replay_scenario(replay);
+  // Several replays run at once: none may own the process's signal handlers (replay's
+  // SignalPipe is one per process); SIGPIPE stays ignored for the runner's lifetime.
+  ReplayEnv env = ReplayEnv::system();
+  env.handle_signals = false;
+  auto result = replay_scenario(replay, env);
   if (!result) return errored(std::move(outcome), result.error());
   outcome.replay = replay_json(*result);
   if (options_.keep && fs::exists(record_dir, ec)) outcome.recording = record_dir.string();

@@ -37,9 +37,11 @@ class Members {
       : object_(object), file_(file), where_(std::move(where)) {}
 
   Error bad(std::string_view member, std::string_view expected) const {
+    std::string path = where_;
+    if (!member.empty()) path += (path.empty() ? "" : ".") + std::string(member);
     return Error::malformed(file_, 0, "check.report",
-                            fmt::format("not an msptk check report: {}{} should be {}", where_,
-                                        member.empty() ? "" : "." + std::string(member), expected));
+                            fmt::format("not an msptk check report: {} should be {}",
+                                        path.empty() ? "the document" : path, expected));
   }
   const json::value* find(std::string_view member) const { return object_.if_contains(member); }
 
@@ -190,8 +192,8 @@ void render_json(std::ostream& out, const CheckReport& report) {
 }
 
 Result<CheckReport> report_from_json(const json::value& value, const std::string& file) {
-  if (!value.is_object()) return Members(json::object{}, file, "the document").bad("", "an object");
-  Members m(value.get_object(), file, "the document");
+  if (!value.is_object()) return Members(json::object{}, file, "").bad("", "an object");
+  Members m(value.get_object(), file, "");
   MSPTK_TRY(kind, m.string("kind"));
   if (kind != "msptkCheck") return m.bad("kind", "\"msptkCheck\"");
   MSPTK_TRY(version, m.count("schemaVersion"));

@@ -31,6 +31,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_record);
   add(&setup_serve_fixture);
   add(&setup_replay);
+  add(&setup_check);
 
   try {
     app.parse(argc, argv);

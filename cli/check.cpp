@@ -229,7 +229,7 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--json", cli->json, "Also write the full per-scenario reports as JSON (docs/check-json.md)")
       ->type_name("FILE");
   sub->add_option("--jobs", cli->jobs, "Check N scenarios at a time; the output stays in corpus order")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
   sub->add_option("--shard", cli->shard, "Check only the K-th of N deterministic slices of the scenarios (e.g. 2/4)")
       ->type_name("K/N");
@@ -239,7 +239,7 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--keep", cli->keep, "Keep every recording in DIR/<corpus>/<scenario>/ (DIR must be new or empty)")
       ->type_name("DIR");
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(10000)
       ->type_name("T");
   sub->add_option("--merge-reports", cli->merge_reports,

@@ -11,11 +11,15 @@
 // not be spawned makes the scenario an `error`; a host that died, timed out or diverged fails it.
 //
 // Thread-safe: run() keeps no state between calls, so the scheduler may call it from several
-// threads at once; each call spawns its own host.
+// threads at once; each call spawns its own host. Replays run without their own signal
+// handling (SIGINT/SIGTERM keep their default: msptk stops, and each host, in its own process
+// group, sees its stdin close), and a ReplayRunner keeps SIGPIPE ignored for as long as it
+// lives, so that concurrent replays cannot restore its default under one another.
 #pragma once
 
 #include "msptk/check/runner.hpp"
 #include "msptk/normalizer/registry.hpp"
+#include "msptk/process/signals.hpp"
 #include "msptk/validator/validator.hpp"
 
 #include <filesystem>
@@ -45,6 +49,7 @@ class ReplayRunner final : public ScenarioRunner {
 
  private:
   ReplayRunnerOptions options_;
+  process::SigpipeIgnored sigpipe_;
 };
 
 }  // namespace msptk::check
