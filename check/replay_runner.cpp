@@ -116,6 +116,9 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
     return outcome;
   }
 
+  // The recording could not be written (a full disk): the verdict cannot be trusted.
+  if (result->recording_failure) return errored(std::move(outcome), *result->recording_failure);
+
   // Step 3: the recording against the golden main transcript.
   std::optional<DiffReport> diff;
   if (auto recorded = locate_scenario(record_dir)) {

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -87,7 +88,10 @@ class Progress {
     std::vector<std::string> names;
     for (const check::ScenarioTask* task : running) names.push_back(task->id());
     std::string line = fmt::format("[{}/{}] {}", done, total, fmt::join(names, ", "));
-    if (line.size() > 100) line = line.substr(0, 97) + "...";
+    // One terminal row, or the \r that rewrites it would not reach its start.
+    winsize size{};
+    const std::size_t width = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 4 ? size.ws_col - 1 : 79;
+    if (line.size() > width) line = line.substr(0, width - 3) + "...";
     io_.err << "\r\033[K" << line << std::flush;
     shown_ = true;
   }
