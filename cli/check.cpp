@@ -178,7 +178,10 @@ int run_check(const CheckCli& cli, Streams io) {
   if (!cli.host.empty()) {
     auto argv = check::split_command(cli.host);
     if (!argv) return report_error(io, argv.error());
-    if (auto program = process::resolve_program(argv->front()); !program) return report_error(io, program.error());
+    // A host that cannot be found fails the run before any scenario (unless its path depends on
+    // the scenario: then each scenario whose host cannot be spawned is an ERROR).
+    if (argv->front().find("{scenario}") == std::string::npos)
+      if (auto program = process::resolve_program(argv->front()); !program) return report_error(io, program.error());
     options.host = cli.host;
     runner_options.host = [argv = *argv](const check::ScenarioTask& task) { return check::expand_scenario(argv, task.dir); };
   } else {

@@ -154,6 +154,30 @@ TEST(CheckE2E, AHostThatCannotBeSpawnedIsAnInfrastructureError) {
   EXPECT_NE(run.err.find("msptk: error: cannot spawn 'no such msptk host'"), std::string::npos) << run.err;
 }
 
+TEST(CheckE2E, AScenarioThatCannotBeCheckedIsAnError) {
+  test::TempDir tmp;
+  const fs::path corpus = tmp / "c";
+  copy_scenario(corpus, test::source_dir() / "corpus" / "framing-malformed-json");
+  const fs::path bare = copy_scenario(corpus, test::source_dir() / "corpus" / "framing-missing-jsonrpc-version");
+  fs::remove(bare / "transcript.ndjson");
+  CommandRun run = check({}, {corpus.string()});
+  EXPECT_EQ(run.exit.code, 3) << run.out << run.err;
+  const auto out = lines(run.out);
+  ASSERT_EQ(out.size(), 3u) << run.out;
+  EXPECT_EQ(out[0], "PASS c/framing-malformed-json");
+  EXPECT_EQ(out[1], "ERROR c/framing-missing-jsonrpc-version: " + (bare / "transcript.ndjson").string() +
+                        ": scenario folder has no transcript.ndjson");
+  EXPECT_EQ(out[2], "1 passed, 0 failed, 0 skipped, 1 error");
+
+  // A host whose path depends on the scenario is spawned per scenario: each failure is an ERROR.
+  run = check({"--host", "{scenario}/no-such-host"}, {corpus.string()});
+  EXPECT_EQ(run.exit.code, 3);
+  EXPECT_NE(run.out.find("ERROR c/framing-malformed-json: cannot spawn '" + (corpus / "framing-malformed-json").string() +
+                         "/no-such-host'"),
+            std::string::npos)
+      << run.out;
+}
+
 TEST(CheckE2E, HostPlaceholderRunsTheGivenCommandPerScenario) {
   CommandRun canned = check({}, {own_corpus()});
   CommandRun given = check({"--host", fmt::format("'{}' serve-fixture --transcript {{scenario}}", msptk_bin())}, {own_corpus()});
