@@ -357,7 +357,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
 }
 
 Verdict DiffReport::verdict() const {
-  Verdict verdict = unpaired.empty() ? Verdict::identical : Verdict::divergent;
+  Verdict verdict = Verdict::identical;
   for (const DiffResult& r : comparisons) verdict = std::max(verdict, r.verdict);
   return verdict;
 }

@@ -95,7 +95,7 @@ void render_text(std::ostream& out, const DiffReport& report, const TextStyle& s
     if (several) out << summary_line(r.verdict, r.counts) << "\n\n";
   }
   for (const UnpairedFile& u : report.unpaired) {
-    out << p.red(u.in_expected ? "missing" : "extra") << " legs file " << u.file << ": the "
+    out << p.yellow("note: ") << "legs file " << u.file << " not compared: the "
         << (u.in_expected ? "actual" : "expected") << " scenario has no file of that name\n";
   }
   std::string last = summary_line(report.verdict(), report.total());

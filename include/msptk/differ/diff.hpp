@@ -84,7 +84,10 @@ struct UnpairedFile {
 
 // The comparison of two scenarios: the main transcripts, then each *-legs.ndjson file both
 // scenarios have (by name, each its own run with its own bijections: legs are separate
-// connections). A legs file on one side only makes the whole report divergent.
+// captures). A legs file on one side only is listed in `unpaired` and does not change the
+// verdict: legs are captures a scenario's author kept beside the connection (the corpus's
+// model-command-legs.ndjson is the source lines 6-9 and 11-12 were copied from), not part of
+// the connection, so a live recording (record, replay --record) never has them.
 struct DiffReport {
   std::vector<DiffResult> comparisons;
   std::vector<UnpairedFile> unpaired;
