@@ -27,8 +27,8 @@ std::string summary_line(const CheckSummary& summary);
 void render_text(std::ostream& out, std::ostream& err, const CheckReport& report);
 
 // "GOLDEN:LINE: divergent server response to turn/start at result.status: "accepted" → "rejected""
-// for the first frame of `report` that is neither identical nor equivalent (an unpaired legs
-// file otherwise); nullopt when the report is not divergent. Long values are cut.
+// for the first frame of `report` that is neither identical nor equivalent; nullopt when there
+// is none. Long values are cut.
 std::optional<std::string> first_divergence(const DiffReport& report);
 
 }  // namespace msptk::check
