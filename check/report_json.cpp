@@ -3,7 +3,7 @@
 #include "msptk/check/plan.hpp"
 #include "msptk/transcript/json_io.hpp"
 
-#include "utf8.hpp"
+#include "msptk/transcript/writer.hpp"
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -20,7 +20,7 @@ namespace json = boost::json;
 namespace {
 
 // Report strings are JSON strings: bytes that are not UTF-8 become U+FFFD.
-json::value text(std::string_view s) { return json::value(valid_utf8(s)); }
+json::value text(std::string_view s) { return json::value(lossy_utf8(s)); }
 
 json::value severity_finding(const Finding& f) {
   return json::object{{"severity", to_string(f.severity)},

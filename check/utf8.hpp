@@ -37,22 +37,5 @@ inline std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t& c
   return length;
 }
 
-// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
-inline std::string valid_utf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    char32_t cp = 0;
-    const std::size_t length = decode_utf8(text, i, cp);
-    if (length == 0) {
-      out += kReplacement;
-      ++i;
-    } else {
-      out.append(text.substr(i, length));
-      i += length;
-    }
-  }
-  return out;
-}
 
 }  // namespace msptk::check

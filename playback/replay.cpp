@@ -108,9 +108,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
 
   process::SpawnSpec spawn;
   spawn.argv = result.host_argv;
-  spawn.env = {{"MSP_FRAME_LIMIT_BYTES", std::to_string(pins.frame_limit_bytes)},
-               {"MSP_ID_SEED", std::to_string(pins.id_seed)},
-               {"MSP_CLOCK_START_MS", std::to_string(pins.clock_start_ms)}};
+  spawn.env = recorder::pinned_environment(pins);
   auto host = env.spawn(spawn);
   if (!host) {
     if (recording) recording->abandon();

@@ -137,9 +137,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
 
   process::SpawnSpec spec;
   spec.argv = info.host_argv;
-  spec.env = {{"MSP_FRAME_LIMIT_BYTES", std::to_string(options.frame_limit_bytes)},
-              {"MSP_ID_SEED", std::to_string(options.id_seed)},
-              {"MSP_CLOCK_START_MS", std::to_string(options.clock_start_ms)}};
+  spec.env = pinned_environment(options);
   auto host = env.spawn(spec);
   if (!host) {
     clean_up(dir, created_dir);

@@ -19,6 +19,12 @@ Result<void> check_scenario_id(std::string_view id) {
   return {};
 }
 
+std::vector<std::pair<std::string, std::string>> pinned_environment(const RecordOptions& options) {
+  return {{"MSP_FRAME_LIMIT_BYTES", std::to_string(options.frame_limit_bytes)},
+          {"MSP_ID_SEED", std::to_string(options.id_seed)},
+          {"MSP_CLOCK_START_MS", std::to_string(options.clock_start_ms)}};
+}
+
 std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RecordOptions& options) {
   const std::pair<std::string_view, std::string> values[] = {
       {"{frameLimitBytes}", std::to_string(options.frame_limit_bytes)},

@@ -34,24 +34,6 @@ void append_escaped(std::string& out, std::string_view bytes) {
   }
 }
 
-// Replaces every ill-formed UTF-8 sequence by U+FFFD.
-std::string lossy_utf8(std::string_view bytes) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < bytes.size()) {
-    std::size_t len = 1;
-    while (len <= 4 && i + len <= bytes.size() && !is_valid_utf8(bytes.substr(i, len))) ++len;
-    if (len <= 4 && i + len <= bytes.size()) {
-      out.append(bytes.substr(i, len));
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 bool is_valid_utf8(std::string_view bytes) {
@@ -80,6 +62,23 @@ bool is_valid_utf8(std::string_view bytes) {
     i += len;
   }
   return true;
+}
+
+std::string lossy_utf8(std::string_view bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    std::size_t len = 1;
+    while (len <= 4 && i + len <= bytes.size() && !is_valid_utf8(bytes.substr(i, len))) ++len;
+    if (len <= 4 && i + len <= bytes.size()) {
+      out.append(bytes.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
 }
 
 std::string base64_encode(std::string_view bytes) {

@@ -75,6 +75,10 @@ Result<void> check_scenario_id(std::string_view id);
 // HOST ARGS with {frameLimitBytes}, {idSeed} and {clockStartMs} replaced by the pinned values.
 std::vector<std::string> expand_placeholders(const std::vector<std::string>& argv, const RecordOptions& options);
 
+// The environment a host gets the pinned values in: MSP_FRAME_LIMIT_BYTES, MSP_ID_SEED,
+// MSP_CLOCK_START_MS.
+std::vector<std::pair<std::string, std::string>> pinned_environment(const RecordOptions& options);
+
 // DIR's name as the default scenario id ("a/b/" -> "b").
 std::string default_scenario_id(const std::filesystem::path& out);
 

@@ -46,6 +46,10 @@ class TranscriptWriter {
 // True when `bytes` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view bytes);
 
+// `bytes` with every ill-formed UTF-8 sequence replaced by U+FFFD (what `raw` holds beside
+// `rawBase64`, and what JSON reports hold for bytes that are not text).
+std::string lossy_utf8(std::string_view bytes);
+
 // Standard base64 (RFC 4648, with padding).
 std::string base64_encode(std::string_view bytes);
 std::optional<std::string> base64_decode(std::string_view text);
