@@ -1,4 +1,4 @@
-// replay_scenario against hosts made of pipes and a thread (ScriptHost plays its own script of
+// replay_scenario against hosts made of pipes and a thread (a PipeHost plays its own script of
 // frames the way msptk_fake_host does): pass, carried values, divergence, extra and missing
 // frames, timeouts, host death, refusals, and --record.
 #include "msptk/differ/diff.hpp"
@@ -8,6 +8,7 @@
 #include "msptk/transcript/framing.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
+#include "pipe_host.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ using Script = std::vector<std::pair<Direction, std::string>>;
 constexpr auto C = Direction::client;
 constexpr auto S = Direction::server;
 
-// What a ScriptHost does besides playing its script.
+// What a scripted host does besides playing its script.
 struct Behaviour {
   std::size_t exit_before_server = 0;  // exit (code 1) instead of writing the N-th server frame (1-based)
   std::size_t silent_after_client = 0;  // after the N-th client frame, write nothing more
@@ -40,98 +41,52 @@ struct Behaviour {
   int exit_code = 0;
 };
 
-// A host made of pipes and a thread: it plays `script` (its server frames written once the
-// client frames before them arrived), then reads its stdin to EOF and exits. The client
-// frames it received are kept in `received`.
-class ScriptHost : public process::HostProcess {
- public:
-  ScriptHost(Script script, Behaviour behaviour, std::shared_ptr<std::vector<std::string>> received) {
-    int in[2], out[2], err[2];
-    EXPECT_EQ(::pipe2(in, O_CLOEXEC), 0);
-    EXPECT_EQ(::pipe2(out, O_CLOEXEC), 0);
-    EXPECT_EQ(::pipe2(err, O_CLOEXEC), 0);
-    in_ = in[1];
-    out_ = out[0];
-    err_ = err[0];
-    thread_ = std::thread([=, this, hin = in[0], hout = out[1], herr = err[1]] {
-      status_ = play(script, behaviour, *received, hin, hout, herr, killed_);
-      ::close(hin);
-      ::close(hout);
-      ::close(herr);
-      done_ = true;
-    });
+// A host that plays `script` (its server frames written once the client frames before them
+// arrived), then reads its stdin to EOF and exits. The client frames it received are kept in
+// `received`.
+ExitStatus play_script(const Script& script, const Behaviour& b, std::vector<std::string>& received, int in, int out,
+                       int err, const std::atomic<int>& signal) {
+  process::write_all(err, "host log line\n");
+  LineFramer framer;
+  std::deque<std::string> lines;
+  char buffer[4096];
+  auto next = [&]() -> bool {
+    while (lines.empty()) {
+      process::IoResult r = process::read_some(in, buffer, sizeof buffer);
+      if (r.eof || r.error) return false;
+      framer.feed(std::string_view(buffer, r.bytes), [&](const FramedLine& l) { lines.emplace_back(l.bytes); });
+    }
+    received.push_back(lines.front());
+    lines.pop_front();
+    return true;
+  };
+  std::size_t clients = 0, servers = 0;
+  bool silent = false;
+  for (const auto& [dir, raw] : script) {
+    if (dir == C) {
+      if (!next()) return ExitStatus{0, 0};
+      if (++clients == b.silent_after_client) silent = true;
+      continue;
+    }
+    if (++servers == b.exit_before_server) return ExitStatus{1, 0};
+    if (!silent) process::write_all(out, raw + "\n");
   }
-  ~ScriptHost() override {
-    close_stdin();
-    if (thread_.joinable()) thread_.join();
-    ::close(out_);
-    ::close(err_);
+  if (!b.extra_at_end.empty()) process::write_all(out, b.extra_at_end);
+  if (b.hang_at_end) {
+    while (signal != SIGKILL) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return ExitStatus{0, SIGKILL};
   }
-  int pid() const override { return -1; }
-  int stdin_fd() const override { return in_; }
-  int stdout_fd() const override { return out_; }
-  int stderr_fd() const override { return err_; }
-  void close_stdin() override {
-    if (in_ >= 0) ::close(in_);
-    in_ = -1;
+  while (next()) {
   }
-  Result<void> signal(int signo) override {
-    if (signo == SIGKILL) killed_ = true;
-    return {};
-  }
-  std::optional<ExitStatus> try_wait() override {
-    if (!done_) return std::nullopt;
-    return wait();
-  }
-  ExitStatus wait() override {
-    if (thread_.joinable()) thread_.join();
-    return status_;
-  }
+  return ExitStatus{b.exit_code, 0};
+}
 
- private:
-  static ExitStatus play(const Script& script, const Behaviour& b, std::vector<std::string>& received, int in, int out,
-                         int err, const std::atomic<bool>& killed) {
-    process::write_all(err, "host log line\n");
-    LineFramer framer;
-    std::deque<std::string> lines;
-    char buffer[4096];
-    auto next = [&]() -> bool {
-      while (lines.empty()) {
-        process::IoResult r = process::read_some(in, buffer, sizeof buffer);
-        if (r.eof || r.error) return false;
-        framer.feed(std::string_view(buffer, r.bytes), [&](const FramedLine& l) { lines.emplace_back(l.bytes); });
-      }
-      received.push_back(lines.front());
-      lines.pop_front();
-      return true;
-    };
-    std::size_t clients = 0, servers = 0;
-    bool silent = false;
-    for (const auto& [dir, raw] : script) {
-      if (dir == C) {
-        if (!next()) return ExitStatus{0, 0};
-        if (++clients == b.silent_after_client) silent = true;
-        continue;
-      }
-      if (++servers == b.exit_before_server) return ExitStatus{1, 0};
-      if (!silent) process::write_all(out, raw + "\n");
-    }
-    if (!b.extra_at_end.empty()) process::write_all(out, b.extra_at_end);
-    if (b.hang_at_end) {
-      while (!killed) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      return ExitStatus{0, SIGKILL};
-    }
-    while (next()) {
-    }
-    return ExitStatus{b.exit_code, 0};
-  }
-
-  int in_, out_, err_;
-  std::thread thread_;
-  std::atomic<bool> done_{false};
-  std::atomic<bool> killed_{false};
-  ExitStatus status_;
-};
+std::unique_ptr<process::HostProcess> script_host(Script script, Behaviour behaviour,
+                                                  std::shared_ptr<std::vector<std::string>> received) {
+  return std::make_unique<test::PipeHost>([=](int in, int out, int err, const std::atomic<int>& signal) {
+    return play_script(script, behaviour, *received, in, out, err, signal);
+  });
+}
 
 const std::string kFingerprint = "sha256:" + std::string(64, 'a');
 
@@ -207,7 +162,7 @@ Outcome replay(const fs::path& scenario, const Script& host_script, Behaviour be
   env.host_stderr = [&run](std::string_view bytes) { run.host_stderr.append(bytes); };
   env.spawn = [&](const process::SpawnSpec& spec) -> Result<std::unique_ptr<process::HostProcess>> {
     run.spawned = spec;
-    return std::unique_ptr<process::HostProcess>(std::make_unique<ScriptHost>(host_script, behaviour, run.received));
+    return script_host(host_script, behaviour, run.received);
   };
   ReplayOptions options;
   options.scenario = scenario;
