@@ -14,7 +14,7 @@ configure: deps
 	@cmake --preset dev >/dev/null
 
 build: configure
-	@cmake --build build -j $(JOBS)
+	@cmake --build build -j $(JOBS) -- --no-print-directory
 
 test: build
 	@cd build && ctest --output-on-failure -j $(JOBS)
