@@ -62,15 +62,9 @@ int main(int argc, char** argv) {
     return 98;
   }
   process::SigpipeIgnored no_sigpipe;
-  process::SpawnSpec spec;
-  spec.argv = command;
-  spec.pipe_stderr = false;
-  auto child = process::spawn_host(spec);
-  if (!child) {
-    std::cerr << "fake_client: " << child.error().render() << "\n";
-    return 97;
-  }
-  process::HostProcess& host = **child;
+  auto child = e2e::spawn_command(command, "fake_client");
+  if (!child) return 97;
+  process::HostProcess& host = *child;
 
   std::size_t last_client = 0;
   for (std::size_t i = 0; i < frames->size(); ++i)

@@ -154,15 +154,9 @@ int main(int argc, char** argv) {
   }
 
   process::SigpipeIgnored no_sigpipe;
-  process::SpawnSpec spec;
-  spec.argv = command;
-  spec.pipe_stderr = false;
-  auto child = process::spawn_host(spec);
-  if (!child) {
-    std::cerr << "remint_client: " << child.error().render() << "\n";
-    return 97;
-  }
-  process::HostProcess& host = **child;
+  auto child = e2e::spawn_command(command, "remint_client");
+  if (!child) return 97;
+  process::HostProcess& host = *child;
   e2e::Inbox inbox(host.stdout_fd(), 65536);
   e2e::Checksum sent;
 

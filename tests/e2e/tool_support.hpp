@@ -1,9 +1,11 @@
 // Shared pieces of the scripted test peers (fake_host, fake_client): a running FNV-1a checksum
 // of a byte stream, an inbox that cuts what a descriptor delivers into LF frames, paced
-// writes, and the JSON report each peer leaves behind for the test to read.
+// writes, the JSON report each peer leaves behind for the test to read, and spawning the command
+// a test client talks to.
 #pragma once
 
 #include "msptk/process/fd_io.hpp"
+#include "msptk/process/host_process.hpp"
 #include "msptk/transcript/framing.hpp"
 
 #include <boost/json.hpp>
@@ -14,13 +16,32 @@
 #include <cstdint>
 #include <deque>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <poll.h>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace msptk::e2e {
+
+// A test client spawns the command under test (msptk record, serve-fixture, ...) with its
+// stdin and stdout as pipes and its stderr inherited; nullptr (after saying why on stderr,
+// prefixed by `who`) when it cannot be spawned.
+inline std::unique_ptr<process::HostProcess> spawn_command(const std::vector<std::string>& command,
+                                                           std::string_view who) {
+  process::SpawnSpec spec;
+  spec.argv = command;
+  spec.pipe_stderr = false;
+  auto child = process::spawn_host(spec);
+  if (!child) {
+    std::cerr << who << ": " << child.error().render() << "\n";
+    return nullptr;
+  }
+  return std::move(*child);
+}
 
 // Byte count and FNV-1a (64-bit) of everything that went one way.
 struct Checksum {

@@ -251,22 +251,29 @@ TEST(DifferCorpus, DeclaredValuesChangedConsistentlyAreEquivalent) {
   EXPECT_GE(changed_scenarios, 30u);
 }
 
+// Changes the first value of a `dir` frame in `out` that the mask compares exactly; returns its
+// path and sets `line`, or nullopt when no such value exists.
+std::optional<std::string> change_first_exact_value(const Loaded& s, Direction dir, std::vector<Frame>& out,
+                                                    std::size_t& line) {
+  const Masker masker(spec_for(s));
+  for (Frame& f : out) {
+    if (f.dir != dir) continue;
+    json::value v = parse(f);
+    std::optional<std::string> path = change_exact_leaf(masker, FrameRole::of(f.dir, classify(v)), v);
+    if (!path) continue;
+    f = with(f, v);
+    line = f.line;
+    return path;
+  }
+  return std::nullopt;
+}
+
 TEST(DifferCorpus, ChangedServerValueIsDivergentAtItsPathAndLine) {
   MSPTK_REQUIRE_SHARED_CORPUS();
   for (const Loaded& s : corpus()) {
-    const Masker masker(spec_for(s));
     std::vector<Frame> out = s.frames;
-    std::optional<std::string> path;
     std::size_t line = 0;
-    for (Frame& f : out) {
-      if (f.dir != Direction::server) continue;
-      json::value v = parse(f);
-      path = change_exact_leaf(masker, FrameRole::of(f.dir, classify(v)), v);
-      if (!path) continue;
-      f = with(f, v);
-      line = f.line;
-      break;
-    }
+    const std::optional<std::string> path = change_first_exact_value(s, Direction::server, out, line);
     ASSERT_TRUE(path) << s.name;
     expect_divergent_at(diff_copy(s, out), line, line, *path, false, s.name);
   }
@@ -276,19 +283,9 @@ TEST(DifferCorpus, ChangedClientValueAtUndeclaredPathIsDivergent) {
   MSPTK_REQUIRE_SHARED_CORPUS();
   std::size_t tested = 0;
   for (const Loaded& s : corpus()) {
-    const Masker masker(spec_for(s));
     std::vector<Frame> out = s.frames;
-    std::optional<std::string> path;
     std::size_t line = 0;
-    for (Frame& f : out) {
-      if (f.dir != Direction::client) continue;
-      json::value v = parse(f);
-      path = change_exact_leaf(masker, FrameRole::of(f.dir, classify(v)), v);
-      if (!path) continue;
-      f = with(f, v);
-      line = f.line;
-      break;
-    }
+    const std::optional<std::string> path = change_first_exact_value(s, Direction::client, out, line);
     if (!path) continue;  // only initialize/initialized: nothing the client sends is compared exactly
     ++tested;
     expect_divergent_at(diff_copy(s, out), line, line, *path, false, s.name);
