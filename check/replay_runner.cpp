@@ -99,6 +99,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.host_argv = options_.host(task);
   replay.record_dir = record_dir;
   replay.timeout_ms = options_.timeout_ms;
+  replay.close_timeout_ms = options_.close_timeout_ms;
   replay.registry = options_.registry;
   // Several replays run at once: none may own the process's signal handlers (replay's
   // SignalPipe is one per process); SIGPIPE stays ignored for the runner's lifetime.

@@ -39,6 +39,7 @@ struct CheckCli {
   std::string baseline;
   std::string keep;
   int timeout_ms = 10000;
+  int close_timeout_ms = 5000;
 };
 
 // Where the recordings go: --keep DIR (must be new or empty), else a temporary folder removed
@@ -152,7 +153,8 @@ int run_check(const CheckCli& cli, Streams io) {
     if (!cli.corpora.empty()) return usage(io, "--merge-reports takes report files, not CORPUS folders");
     for (const auto& [given, name] : {std::pair{!cli.host.empty(), "--host"}, {cli.jobs != 1, "--jobs"},
                                       {!cli.shard.empty(), "--shard"}, {!cli.baseline.empty(), "--baseline"},
-                                      {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"}})
+                                      {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
+                                      {cli.close_timeout_ms != 5000, "--close-timeout-ms"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
     return run_merge(cli, io);
   }
@@ -195,6 +197,7 @@ int run_check(const CheckCli& cli, Streams io) {
   runner_options.recordings = recordings->path();
   runner_options.keep = !cli.keep.empty();
   runner_options.timeout_ms = cli.timeout_ms;
+  runner_options.close_timeout_ms = cli.close_timeout_ms;
   check::ReplayRunner runner(std::move(runner_options));
 
   Progress progress(io, &io.err == &std::cerr && ::isatty(STDERR_FILENO));
@@ -248,6 +251,11 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame")
       ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(10000)
+      ->type_name("T");
+  sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
+                  "How long a host may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
+      ->check(CLI::Range(1, 86400000).description(""))
+      ->default_val(5000)
       ->type_name("T");
   sub->add_option("--merge-reports", cli->merge_reports,
                   "Merge the --json reports of the shards of a run (then only --junit and --json apply)")
