@@ -2,8 +2,8 @@
 
 #include "msptk/normalizer/canonical.hpp"
 
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include "msptk/transcript/json_parse.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,7 +48,7 @@ void find_clear_credentials(const json::value& value, const std::string& locatio
     for (const auto& member : value.get_object()) {
       const std::string here = append_member(location, member.key());
       const json::value& v = member.value();
-      if (credential_name(member.key()) && v.is_string() && !v.get_string().empty() &&
+      if (credential_name(member.key()) && is_json_string(v) && !v.get_string().empty() &&
           !is_redaction_placeholder(v.get_string()))
         out.push_back(here);
       find_clear_credentials(v, here, out);
@@ -89,14 +89,14 @@ std::optional<std::string> Redactor::redact(Direction dir, std::string_view byte
   if (cr) body.remove_suffix(1);
   if (!active() && !might_hold_credentials(body)) return std::nullopt;
 
-  boost::system::error_code ec;
-  json::value value = json::parse(body, ec);
-  if (ec || !value.is_object()) {
+  auto parsed = parse_json(body);
+  if (!parsed || !parsed->is_object()) {
     if (active())
       warnings_.push_back({line, dir, "", "",
                            fmt::format("{} frame: not a JSON object, recorded as it is (nothing redacted)", dir_name(dir))});
     return std::nullopt;
   }
+  json::value& value = *parsed;
 
   // Is this a frame of an account method?
   std::string account_method;
@@ -144,7 +144,7 @@ std::optional<std::string> Redactor::redact(Direction dir, std::string_view byte
                                      dir_name(dir), account_method)});
 
   if (replaced.empty()) return std::nullopt;
-  std::string out = json::serialize(value);
+  std::string out = serialize_json(value);
   if (cr) out += '\r';
   return out;
 }

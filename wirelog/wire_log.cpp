@@ -3,7 +3,7 @@
 #include "msptk/transcript/framing.hpp"
 #include "msptk/transcript/writer.hpp"
 
-#include <boost/json/parse.hpp>
+#include "msptk/transcript/json_parse.hpp"
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -74,9 +74,9 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
   for (std::size_t line = 1; std::getline(in, text); ++line) {
     if (text.empty()) continue;
     auto bad = [&](const std::string& why) { return Error::malformed(file, line, "wirelog.line", why); };
-    boost::system::error_code ec;
-    json::value value = json::parse(text, ec);
-    if (ec) return bad(fmt::format("not JSON: {}", ec.message()));
+    auto parsed = parse_json(text);
+    if (!parsed) return bad(fmt::format("not JSON: {}", parsed.error().describe()));
+    const json::value& value = *parsed;
     if (!value.is_object()) return bad("not a JSON object");
     const json::object& object = value.get_object();
     WireChunk chunk;
@@ -88,14 +88,14 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
     const std::uint64_t expected = chunks.empty() ? 1 : chunks.back().seq + 1;
     if (chunk.seq != expected) return bad(fmt::format("\"seq\" is {}, expected {} (a chunk is missing)", chunk.seq, expected));
     const json::value* dir = object.if_contains("dir");
-    std::optional<Direction> parsed = dir && dir->is_string() ? parse_direction(dir->get_string()) : std::nullopt;
-    if (!parsed) return bad("\"dir\" must be \"client\" or \"server\"");
-    chunk.dir = *parsed;
+    std::optional<Direction> direction = dir && dir->is_string() ? parse_direction(dir->get_string()) : std::nullopt;
+    if (!direction) return bad("\"dir\" must be \"client\" or \"server\"");
+    chunk.dir = *direction;
     const json::value* t = object.if_contains("tMicros");
     if (!t || !t->is_int64()) return bad("\"tMicros\" must be an integer");
     chunk.t_micros = t->get_int64();
     const json::value* bytes = object.if_contains("bytes");
-    if (!bytes || !bytes->is_string()) return bad("\"bytes\" must be a base64 string");
+    if (!bytes || !is_json_string(*bytes)) return bad("\"bytes\" must be a base64 string");
     auto decoded = base64_decode(bytes->get_string());
     if (!decoded) return bad("\"bytes\" is not valid base64");
     chunk.bytes = std::move(*decoded);

@@ -136,7 +136,7 @@ TEST(HostEnvironment, HermeticBaseFoldersAndPath) {
     EXPECT_EQ(vars.at("LC_ALL"), "C.UTF-8");
     EXPECT_EQ(vars.at("EXTRA"), "x");
     EXPECT_EQ(vars.at("MSP_FRAME_LIMIT_BYTES"), "1024");
-    EXPECT_EQ(vars.size(), 13u);
+    EXPECT_EQ(vars.size(), 12u);
     EXPECT_EQ(env->given_names(), (std::vector<std::string>{"TZ", "EXTRA"}));
     SpawnSpec spec;
     env->apply(spec);
