@@ -19,6 +19,7 @@
 
 #include "msptk/check/runner.hpp"
 #include "msptk/normalizer/registry.hpp"
+#include "msptk/process/host_environment.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/validator/validator.hpp"
 
@@ -38,6 +39,9 @@ struct ReplayRunnerOptions {
   int close_timeout_ms = 5000;       // replay: a stopped host's time to exit before SIGTERM, then SIGKILL
   ValidateOptions validate;
   Registry registry = Registry::builtin();
+  // The hosts' environment; with --hermetic --keep-env DIR each host's folders go to
+  // DIR/<corpus>/<scenario>/.
+  process::EnvironmentPlan environment;
 };
 
 class ReplayRunner final : public ScenarioRunner {

@@ -21,6 +21,12 @@
 //                                             // when it exited (msptk stopped them)
 //     "clientGone": bool,                     // the client stopped reading before the end
 //     "fingerprintSource": "initialize" | "option" | "none",
+//     "environment": { "mode": "hermetic" | "inherited", "hermetic": bool,
+//                      "variables": ["NAME", ...] },   // --env/--env-file names, never values
+//     "redaction": { "paths": [ { "path": "params.apiKey", "values": N } ],
+//                    "distinctValues": N,               // placeholders <redacted:1>..<redacted:N>
+//                    "warnings": [ { "line": N, "dir": "client", "location": "params.token",
+//                                    "method": "account/login" | "", "message": "..." } ] }
 //     "flagged": [ { "line": N, "dir": "server", "reason": "oversized" | "serverCR" |
 //                    "invalidUtf8", "bytes": N } ]
 //   }
@@ -46,6 +52,12 @@ struct StopInfo {
   std::vector<int> stop_signals;
 };
 
+// What `capture.environment` says about the host's environment (process/host_environment.hpp).
+struct EnvironmentSummary {
+  bool hermetic = false;
+  std::vector<std::string> names;  // given with --env / --env-file
+};
+
 struct CaptureInfo {
   std::vector<std::string> host_argv;  // as spawned (placeholders expanded)
   std::string started_at;
@@ -57,6 +69,8 @@ struct CaptureInfo {
   StopInfo stop;
   bool client_gone = false;
   std::string fingerprint_source = "none";
+  EnvironmentSummary environment;
+  const Redactor* redactor = nullptr;  // null: no redaction section's counts (all zero)
 };
 
 boost::json::object capture_json(const CaptureInfo& info);
