@@ -165,6 +165,41 @@ std::vector<RawError> leaves(const valijson::ValidationResults& results) {
   return out;
 }
 
+// A chain of schemas that are nothing but a $ref and lead back to themselves ("A": {"$ref":
+// "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}) means no schema at all, and would send valijson's
+// parser round forever: refused when the bundle is loaded.
+std::string ref_cycle(const json::value& doc) {
+  std::vector<const json::value*> stack{&doc};
+  while (!stack.empty()) {
+    const json::value* v = stack.back();
+    stack.pop_back();
+    if (const json::array* a = v->if_array()) {
+      for (const json::value& e : *a) stack.push_back(&e);
+      continue;
+    }
+    const json::object* o = v->if_object();
+    if (!o) continue;
+    for (const auto& m : *o) stack.push_back(&m.value());
+    const json::value* ref = o->if_contains("$ref");
+    if (!ref || !ref->is_string()) continue;
+    std::vector<std::string> chain{std::string(ref->get_string())};
+    for (int hops = 0; hops < 1000; ++hops) {
+      const json::value* target = at_pointer(doc, chain.back());
+      const json::object* t = target ? target->if_object() : nullptr;
+      const json::value* next = t ? t->if_contains("$ref") : nullptr;
+      if (!next || !next->is_string()) break;
+      const std::string n(next->get_string());
+      if (std::find(chain.begin(), chain.end(), n) != chain.end()) {
+        std::string text;
+        for (const std::string& c : chain) text += c + " → ";
+        return fmt::format("$ref cycle: {}{} (schemas that are only a $ref to each other)", text, n);
+      }
+      chain.push_back(n);
+    }
+  }
+  return {};
+}
+
 std::string member_path(std::string_view base, std::string_view key) {
   bool plain = !key.empty();
   for (char c : key) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '-');
@@ -601,6 +636,9 @@ Result<Bundle> Bundle::from_json(json::value bundle, std::string file, std::opti
   state->translated = bundle;
   if (std::string problem = detail::translate_to_draft7(state->translated); !problem.empty()) {
     return Error::malformed(state->file, 1, "schema.bundle", problem);
+  }
+  if (std::string cycle = ref_cycle(state->translated); !cycle.empty()) {
+    return Error::malformed(state->file, 1, "schema.bundle", cycle);
   }
   if (const json::value* errors = obj->if_contains("errors"); errors && errors->is_array()) {
     state->has_errors = true;

@@ -210,6 +210,19 @@ TEST(Schema, PropertyNamedLikeAKeywordIsNotAKeyword) {
   EXPECT_EQ(check(b, R"({"anyOf":[1]})").size(), 1u);
 }
 
+TEST(Schema, CyclicRefsDoNotHang) {
+  json::value doc = json::parse(R"({"methods":{"m":{"params":{"$ref":"#/$defs/A"}}},"notifications":{},
+                                     "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}})");
+  auto b = Bundle::from_json(std::move(doc), "cycle.json");
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().message.find("$ref cycle"), std::string::npos) << b.error().message;
+  Bundle tree = bundle_with(R"({"$ref":"#/$defs/Node"})",
+                            R"({"Node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}})");
+  EXPECT_TRUE(check(tree, R"({"children":[{"children":[]}]})").empty());
+  EXPECT_EQ(one(tree, R"({"children":[{"children":[5]}]})"),
+            "params.children[0].children[0]: expected object, got integer (schema #/$defs/Node)");
+}
+
 TEST(Schema, NotABundleIsAnError) {
   EXPECT_FALSE(Bundle::from_json(json::parse("[]"), "x.json"));
   EXPECT_FALSE(Bundle::from_json(json::parse(R"({"methods":{}})"), "x.json"));
