@@ -1,6 +1,6 @@
 #include "instance.hpp"
 
-#include <boost/json/serialize.hpp>
+#include "msptk/transcript/json_parse.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -13,8 +13,6 @@ namespace msptk::schema::detail {
 namespace json = boost::json;
 
 namespace {
-
-constexpr char kExactMarker = '\xFF';
 
 bool needs_surrogate(const json::value& v) {
   if (v.is_uint64() || is_exact_number(v)) return true;
@@ -48,13 +46,9 @@ json::value replace_number(const json::value& v) {
 
 }  // namespace
 
-bool is_exact_number(const json::value& v) {
-  const json::string* s = v.if_string();
-  return s && !s->empty() && (*s)[0] == kExactMarker;
-}
-
-bool is_number(const json::value& v) { return v.is_number() || is_exact_number(v); }
-bool is_string(const json::value& v) { return v.is_string() && !is_exact_number(v); }
+bool is_exact_number(const json::value& v) { return msptk::is_exact_number(v); }
+bool is_number(const json::value& v) { return msptk::is_json_number(v); }
+bool is_string(const json::value& v) { return msptk::is_json_string(v); }
 
 std::string_view type_name(const json::value& v) {
   switch (v.kind()) {
@@ -71,13 +65,7 @@ std::string_view type_name(const json::value& v) {
 }
 
 std::string json_text(const json::value& v, std::size_t limit) {
-  std::string text;
-  if (is_exact_number(v)) {
-    const json::string& s = v.get_string();
-    text.assign(s.data() + 1, s.size() - 1);
-  } else {
-    text = json::serialize(v);
-  }
+  std::string text = msptk::serialize_json(v);
   if (text.size() > limit) {
     std::size_t cut = limit;
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary

@@ -21,7 +21,7 @@
 
 namespace msptk::schema::detail {
 
-// True for a number the strict parser keeps as text (a string opening with byte 0xFF).
+// The strict parser's number kinds (transcript/json_parse.hpp), for valijson's sake.
 bool is_exact_number(const boost::json::value& v);
 bool is_number(const boost::json::value& v);
 bool is_string(const boost::json::value& v);  // a JSON string (not an exact number)
