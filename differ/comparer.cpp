@@ -202,13 +202,13 @@ FrameComparison FrameComparer::compare(const Frame& expected, const Frame& actua
     result.outcome = FrameOutcome::divergent;
     result.divergences.push_back(PathDivergence{
         "", serialize_json(json::string(expected.raw)), serialize_json(json::string(actual.raw)),
-        fmt::format("the frames' bytes differ ({} bytes vs {} bytes, first difference at byte {}); {} not UTF-8, "
-                    "so not JSON, and is compared byte for byte",
+        fmt::format("the frames' bytes differ ({} bytes vs {} bytes, first difference at byte {}); {} bytes that "
+                    "are not UTF-8 (rawBase64), so they are compared byte for byte",
                     expected.wire_bytes().size(), actual.wire_bytes().size(),
                     first_difference(expected.wire_bytes(), actual.wire_bytes()),
-                    expected.exact_bytes && actual.exact_bytes ? "neither frame is"
-                    : expected.exact_bytes                     ? "the expected frame is"
-                                                               : "the actual frame is")});
+                    expected.exact_bytes && actual.exact_bytes ? "both frames hold"
+                    : expected.exact_bytes                     ? "the expected frame holds"
+                                                               : "the actual frame holds")});
     return result;
   }
   std::optional<json::value> e = parse_message(expected);
