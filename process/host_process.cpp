@@ -56,16 +56,30 @@ void inherit_only_stdio() {
 }
 
 // A guard is a forked copy of msptk that holds nothing but the read end of a pipe whose write
-// end only msptk holds. msptk writes one byte before it closes the pipe once the group is
+// end msptk holds. It is started before the host: the host's child process writes its own pid
+// (its process group) into the pipe between fork and exec, so the guard knows the group before
+// the host runs a single instruction of its own. msptk writes one byte once the group is
 // empty; EOF without that byte means msptk died without cleaning up, and the guard kills the
-// group (SIGKILL). Everything the guard does is async-signal-safe
-// (it is forked from a possibly multithreaded process).
+// group (SIGKILL). Everything the guard does is async-signal-safe (it is forked from a
+// possibly multithreaded process).
 struct Guard {
   int pid = -1;
-  int fd = -1;  // msptk's write end
+  int fd = -1;  // msptk's write end (close-on-exec; the host's child writes its pid into it)
 };
 
-Guard start_guard(int pgid) {
+// Reads exactly `n` bytes; false at EOF or on an error.
+bool read_exactly(int fd, char* out, std::size_t n) {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::read(fd, out + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    got += static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+Guard start_guard() {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return {};
   const pid_t pid = ::fork();
@@ -81,12 +95,10 @@ Guard start_guard(int pgid) {
     ::close_range(0, 2, 0);
     ::close_range(4, ~0U, 0);
     for (int signo : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(signo, SIG_IGN);
-    char byte = 0;
-    ssize_t n;
-    do {
-      n = ::read(3, &byte, 1);
-    } while (n < 0 && errno == EINTR);
-    if (n == 1) ::_exit(0);  // msptk emptied the group itself
+    pid_t pgid = 0;
+    if (!read_exactly(3, reinterpret_cast<char*>(&pgid), sizeof pgid) || pgid <= 0) ::_exit(0);  // no host
+    char done = 0;
+    if (read_exactly(3, &done, 1)) ::_exit(0);  // msptk emptied the group itself
     // Not waiting for the group to be empty: the killed processes become zombies of whoever
     // reaps for msptk now, which the guard cannot wait for. A second kill catches a child
     // forked while the first one was delivered.
@@ -100,10 +112,11 @@ Guard start_guard(int pgid) {
   return {pid, fds[1]};
 }
 
-void stop_guard(Guard& guard) {
+// `emptied`: the group is gone (the guard exits quietly); false: no host was started.
+void stop_guard(Guard& guard, bool emptied = true) {
   if (guard.fd >= 0) {
     const char done = 1;
-    [[maybe_unused]] ssize_t n = ::write(guard.fd, &done, 1);
+    if (emptied) [[maybe_unused]] ssize_t n = ::write(guard.fd, &done, 1);
     ::close(guard.fd);
   }
   if (guard.pid > 0) {
@@ -124,8 +137,8 @@ void become_subreaper() {
 
 class BoostHost final : public HostProcess {
  public:
-  BoostHost(bp::child child, int in, int out, int err)
-      : child_(std::move(child)), pgid_(child_.id()), in_(in), out_(out), err_(err), guard_(start_guard(pgid_)) {}
+  BoostHost(bp::child child, int in, int out, int err, Guard guard)
+      : child_(std::move(child)), pgid_(child_.id()), in_(in), out_(out), err_(err), guard_(guard) {}
 
   ~BoostHost() override {
     close_fd(in_);
@@ -232,10 +245,16 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   const bool ignore_sigpipe = sigpipe_ignored_by_parent();
   become_subreaper();
-  auto child_setup = [ignore_sigpipe](auto&) {
+  Guard guard = start_guard();
+  const int guard_fd = guard.fd;
+  auto child_setup = [ignore_sigpipe, guard_fd](auto&) {
     // Runs in the child between fork and exec: async-signal-safe calls only.
     ::signal(SIGPIPE, ignore_sigpipe ? SIG_IGN : SIG_DFL);
     ::setpgid(0, 0);
+    if (guard_fd >= 0) {  // tell the guard which group to kill should msptk die
+      const pid_t self = ::getpid();
+      [[maybe_unused]] ssize_t n = ::write(guard_fd, &self, sizeof self);
+    }
     inherit_only_stdio();
   };
   const boost::filesystem::path start_dir =
@@ -254,7 +273,10 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
                         bp::std_in < in, bp::std_out > out,
                         bp::extend::on_exec_setup = child_setup, ec);
     }
-    if (ec) return spawn_error(spec.argv.front(), ec.message());
+    if (ec) {
+      stop_guard(guard);  // a child that failed to exec is gone: nothing to guard
+      return spawn_error(spec.argv.front(), ec.message());
+    }
     const int in_fd = take_end(in.native_sink());
     in.assign_sink(-1);
     const int out_fd = take_end(out.native_source());
@@ -264,8 +286,9 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
       err_fd = take_end(err.native_source());
       err.assign_source(-1);
     }
-    return std::unique_ptr<HostProcess>(std::make_unique<BoostHost>(std::move(child), in_fd, out_fd, err_fd));
+    return std::unique_ptr<HostProcess>(std::make_unique<BoostHost>(std::move(child), in_fd, out_fd, err_fd, guard));
   } catch (const std::exception& e) {
+    stop_guard(guard, false);
     return spawn_error(spec.argv.front(), e.what());
   }
 }
