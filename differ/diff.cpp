@@ -1,12 +1,11 @@
 #include "msptk/differ/diff.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/signature.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
-#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
@@ -103,13 +102,12 @@ class Preparer {
   Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side), salt_(salt) {}
 
   void observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::size_t size) {
-    // The parse allocates from a buffer reused for every frame: no allocation per value for
-    // most frames, and nothing to free value by value afterwards.
-    json::monotonic_resource arena(arena_buffer_.get(), kArenaBytes);
-    boost::system::error_code ec;
-    json::value message = json::parse(frame.json_text(), ec, json::storage_ptr(&arena));
+    auto parsed = parse_json(frame.json_text());
+    json::value message = parsed ? std::move(*parsed) : json::value();
     Envelope envelope;
-    if (!ec) envelope = classify(message);
+    if (parsed) envelope = classify(message);
+    // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
+    const bool ec = !parsed || frame.exact_bytes;
     const Signature sig = tracker_.observe(frame, envelope);
     if (!on_side(frame.dir, side_)) return;
     const auto [name, medium] = intern(sig);
@@ -251,9 +249,9 @@ class StaleScan {
 
   void observe(const MaskSpec& spec, const Frame& frame) {
     if (open_.empty()) return;
-    boost::system::error_code ec;
-    json::value message = json::parse(frame.json_text(), ec);
-    if (ec) return;
+    auto parsed = parse_json(frame.json_text());
+    if (!parsed) return;
+    const json::value& message = *parsed;
     std::erase_if(open_, [&](std::size_t i) {
       bool found = false;
       spec.declared[i].for_each_match(message, [&](const json::value&, const std::string&) { found = true; });
