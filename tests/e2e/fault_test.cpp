@@ -353,10 +353,10 @@ TEST_F(FaultE2E, ReplaySignalledAtRandomPoints) {
                               std::chrono::seconds(15), signo, after);
     SCOPED_TRACE(fmt::format("{} after {} ms", process::signal_name(signo), after.count()));
     EXPECT_FALSE(m.timed_out);
-    if (signo == SIGKILL) {
-      EXPECT_EQ(m.exit.signal, SIGKILL);
-    } else {
-      EXPECT_FALSE(m.exit.signaled()) << process::signal_name(m.exit.signal);
+    // Handled once replay's signal pipe is up (exit 3, "interrupted"); before that (the first
+    // milliseconds, no host yet) the signal's default action ends it. Never another signal.
+    if (m.exit.signaled()) {
+      EXPECT_EQ(m.exit.signal, signo) << process::signal_name(m.exit.signal);
     }
     if (fs::exists(out / "manifest.json")) {
       auto manifest = read_manifest(out / "manifest.json");
