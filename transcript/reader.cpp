@@ -7,16 +7,69 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace msptk {
 
 namespace json = boost::json;
 
-TranscriptReader::TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in)
-    : file_(std::move(file)), in_(std::move(in)) {}
+ReadLimits ReadLimits::from_environment() {
+  ReadLimits limits;
+  if (const char* text = std::getenv("MSPTK_MAX_LINE_BYTES")) {
+    std::size_t value = 0;
+    const char* end = text + std::strlen(text);
+    auto [ptr, ec] = std::from_chars(text, end, value);
+    if (ec == std::errc() && ptr == end && value > 0) limits.max_line_bytes = value;
+  }
+  return limits;
+}
 
-Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& path) {
+TranscriptReader::TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in, ReadLimits limits)
+    : file_(std::move(file)), in_(std::move(in)), limits_(limits) {}
+
+bool TranscriptReader::read_line(bool& oversized, std::size_t& length) {
+  oversized = false;
+  length = 0;
+  buffer_.clear();
+  bool any = false;
+  char chunk[1 << 16];
+  while (true) {
+    in_->getline(chunk, sizeof chunk);
+    const auto n = static_cast<std::size_t>(in_->gcount());
+    const bool found_lf = in_->good() || (!in_->eof() && !in_->fail());
+    const bool partial = !in_->eof() && in_->fail() && n == sizeof chunk - 1;
+    const std::size_t stored = found_lf ? n - 1 : n;
+    if (n > 0) any = true;
+    length += stored;
+    if (!oversized) {
+      if (length > limits_.max_line_bytes) {
+        oversized = true;
+      } else {
+        try {
+          buffer_.append(chunk, stored);
+        } catch (const std::bad_alloc&) {
+          oversized = true;
+        } catch (const std::length_error&) {
+          oversized = true;
+        }
+      }
+      if (oversized) {
+        buffer_.clear();
+        buffer_.shrink_to_fit();
+      }
+    }
+    if (partial) {
+      in_->clear();
+      continue;
+    }
+    return found_lf || any;
+  }
+}
+
+Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& path, ReadLimits limits) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return Error::unreadable(path.string(), "is a folder, not a transcript file");
@@ -25,12 +78,14 @@ Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& pat
   if (!*in) {
     return Error::unreadable(path.string(), fmt::format("cannot open: {}", std::strerror(errno)));
   }
-  return TranscriptReader(path.string(), std::move(in));
+  return TranscriptReader(path.string(), std::move(in), limits);
 }
 
 std::optional<Result<Frame>> TranscriptReader::next() {
   if (done_) return std::nullopt;
-  if (!std::getline(*in_, buffer_)) {
+  bool oversized = false;
+  std::size_t length = 0;
+  if (!read_line(oversized, length)) {
     done_ = true;
     if (in_->bad()) {
       return Result<Frame>(Error::unreadable(file_, fmt::format("read error after line {}", line_no_)));
@@ -40,6 +95,21 @@ std::optional<Result<Frame>> TranscriptReader::next() {
   ++line_no_;
   facts_ = LineFacts{};
   facts_.lf_terminated = !in_->eof();
+  if (in_->bad()) {
+    done_ = true;
+    return Result<Frame>(Error::unreadable(file_, fmt::format("read error in line {}", line_no_)));
+  }
+  if (oversized) {
+    Error error = Error::unreadable(
+        file_, length > limits_.max_line_bytes
+                   ? fmt::format("line is {} bytes, more than msptk holds in memory ({} bytes; MSPTK_MAX_LINE_BYTES "
+                                 "raises the cap); the line was skipped",
+                                 length, limits_.max_line_bytes)
+                   : fmt::format("line is {} bytes, more than the memory msptk may use can hold; the line was skipped",
+                                 length));
+    error.line = line_no_;
+    return Result<Frame>(std::move(error));
+  }
   std::string_view text = buffer_;
   if (!text.empty() && text.back() == '\r') {
     facts_.crlf = true;

@@ -6,6 +6,10 @@
 // Accepted line form: a JSON object with members `dir` ("client"|"server") and `raw` (string),
 // in any order and with any outer whitespace (the corpus has `{"dir": "client", "raw": ...}`),
 // plus the optional `rawBase64` that the recorder writes for bytes that are not UTF-8.
+//
+// Lines are read with a size cap (ReadLimits): a line longer than the cap, or longer than the
+// memory msptk may allocate, is never held: the reader skips to the next LF and returns an
+// `unreadable` error naming the file and the line (exit 3), then goes on with the next line.
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
@@ -26,9 +30,18 @@ struct LineFacts {
   bool blank = false;            // the line was empty or only whitespace
 };
 
+struct ReadLimits {
+  // The longest line held in memory. Default: 1 GiB, or the environment variable
+  // MSPTK_MAX_LINE_BYTES when it holds a positive integer.
+  std::size_t max_line_bytes = std::size_t{1} << 30;
+
+  static ReadLimits from_environment();
+};
+
 class TranscriptReader {
  public:
-  static Result<TranscriptReader> open(const std::filesystem::path& path);
+  static Result<TranscriptReader> open(const std::filesystem::path& path,
+                                       ReadLimits limits = ReadLimits::from_environment());
 
   // The next line: nullopt at end of file, else a Frame or the line's error.
   // An I/O failure is returned once as an `unreadable` error, then the reader ends.
@@ -43,13 +56,18 @@ class TranscriptReader {
   TranscriptReader& operator=(TranscriptReader&&) = default;
 
  private:
-  TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in);
+  TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in, ReadLimits limits);
+
+  // Reads the next line into buffer_ (without its LF); false at end of file. Sets `oversized`
+  // (and leaves buffer_ empty) when the line was over the cap or could not be allocated.
+  bool read_line(bool& oversized, std::size_t& length);
 
   std::string file_;
   std::unique_ptr<std::ifstream> in_;
   std::string buffer_;
   std::size_t line_no_ = 0;
   LineFacts facts_;
+  ReadLimits limits_;
   bool done_ = false;
 };
 
