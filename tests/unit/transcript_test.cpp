@@ -287,30 +287,31 @@ TEST(Transcript, LinesOverTheCapAreSkippedWithAnErrorNamingTheLine) {
   TempDir dir;
   const auto path = dir / "t.ndjson";
   const std::string ok = R"({"dir":"client","raw":"{}"})";
-  // Lines around the reader's 64 KiB chunk size, one over the cap, then more lines.
-  const std::string at_chunk = R"({"dir":"client","raw":")" + std::string(65535 - 25, 'a') + R"("})";
-  const std::string over_chunk = R"({"dir":"client","raw":")" + std::string(200000, 'b') + R"("})";
-  ASSERT_EQ(at_chunk.size(), 65535u);
+  // Lines around the LineSource's 1 MiB chunk size, one over the cap, then more lines.
+  const std::size_t chunk = 1 << 20;
+  const std::string at_chunk = R"({"dir":"client","raw":")" + std::string(chunk - 25, 'a') + R"("})";
+  const std::string over_chunk = R"({"dir":"client","raw":")" + std::string(3 * chunk, 'b') + R"("})";
+  ASSERT_EQ(at_chunk.size(), chunk);
   {
     std::ofstream out(path, std::ios::binary);
-    out << ok << "\n" << at_chunk << "\n" << over_chunk << "\n" << std::string(300000, 'c') << "\n\n" << ok;
+    out << ok << "\n" << at_chunk << "\n" << over_chunk << "\n" << std::string(5 * chunk, 'c') << "\n\n" << ok;
   }
-  auto reader = TranscriptReader::open(path, ReadLimits{250000});
+  auto reader = TranscriptReader::open(path, 4 * chunk);
   ASSERT_TRUE(reader);
   auto l1 = reader->next();
   ASSERT_TRUE(l1 && *l1);
   auto l2 = reader->next();
   ASSERT_TRUE(l2 && *l2);
-  EXPECT_EQ((*l2)->raw.size(), 65535u - 25);
+  EXPECT_EQ((*l2)->raw.size(), chunk - 25);
   auto l3 = reader->next();
   ASSERT_TRUE(l3 && *l3);
-  EXPECT_EQ((*l3)->raw, std::string(200000, 'b'));
+  EXPECT_EQ((*l3)->raw, std::string(3 * chunk, 'b'));
   auto l4 = reader->next();
   ASSERT_TRUE(l4 && !*l4);
   EXPECT_EQ(l4->error().kind, ErrorKind::unreadable);
   EXPECT_EQ(l4->error().line, 4u);
   EXPECT_EQ(l4->error().render(),
-            path.string() + ":4: line is 300000 bytes, more than msptk holds in memory (250000 bytes; "
+            path.string() + ":4: line is 5242880 bytes, more than msptk holds in memory (4194304 bytes; "
                             "MSPTK_MAX_LINE_BYTES raises the cap); the line was skipped");
   auto l5 = reader->next();
   ASSERT_TRUE(l5 && !*l5);

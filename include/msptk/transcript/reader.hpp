@@ -7,16 +7,23 @@
 // in any order and with any outer whitespace (the corpus has `{"dir": "client", "raw": ...}`),
 // plus the optional `rawBase64` that the recorder writes for bytes that are not UTF-8.
 //
-// Lines are read with a size cap (ReadLimits): a line longer than the cap, or longer than the
-// memory msptk may allocate, is never held: the reader skips to the next LF and returns an
-// `unreadable` error naming the file and the line (exit 3), then goes on with the next line.
+// Fast path: a line in exactly the form TranscriptWriter writes (`{"dir":"…","raw":"…"}`, only
+// the writer's escapes) is decoded by a single scan, without a JSON parser
+// (parse_canonical_line); any other line goes through the general parser. Both give the same
+// Frame for a canonical line (tests/unit/reader_fast_path_test.cpp holds them to it over every
+// corpus line), and the general parser decides every line the fast path does not take, so no
+// rule is ever skipped.
+//
+// Lines are read with a size cap (LineSource: MSPTK_MAX_LINE_BYTES, default 1 GiB): a line
+// longer than the cap, or longer than the memory msptk may allocate, is never held: the reader
+// returns an `unreadable` error naming the file and the line (exit 3) and goes on after it.
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/line_source.hpp"
 
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -30,18 +37,10 @@ struct LineFacts {
   bool blank = false;            // the line was empty or only whitespace
 };
 
-struct ReadLimits {
-  // The longest line held in memory. Default: 1 GiB, or the environment variable
-  // MSPTK_MAX_LINE_BYTES when it holds a positive integer.
-  std::size_t max_line_bytes = std::size_t{1} << 30;
-
-  static ReadLimits from_environment();
-};
-
 class TranscriptReader {
  public:
   static Result<TranscriptReader> open(const std::filesystem::path& path,
-                                       ReadLimits limits = ReadLimits::from_environment());
+                                       std::size_t max_line_bytes = LineSource::default_max_line_bytes());
 
   // The next line: nullopt at end of file, else a Frame or the line's error.
   // An I/O failure is returned once as an `unreadable` error, then the reader ends.
@@ -49,30 +48,40 @@ class TranscriptReader {
 
   // Facts about the line most recently returned by next().
   const LineFacts& facts() const { return facts_; }
-  const std::string& file() const { return file_; }
+  const std::string& file() const { return source_.file(); }
   std::size_t line() const { return line_no_; }
+  // Byte offset in the file of the line most recently returned, and its size without LF.
+  std::uint64_t offset() const { return offset_; }
+  std::size_t size() const { return size_; }
 
   TranscriptReader(TranscriptReader&&) = default;
   TranscriptReader& operator=(TranscriptReader&&) = default;
 
  private:
-  TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in, ReadLimits limits);
+  TranscriptReader(LineSource source, std::size_t max_line_bytes)
+      : source_(std::move(source)), max_line_bytes_(max_line_bytes) {}
 
-  // Reads the next line into buffer_ (without its LF); false at end of file. Sets `oversized`
-  // (and leaves buffer_ empty) when the line was over the cap or could not be allocated.
-  bool read_line(bool& oversized, std::size_t& length);
-
-  std::string file_;
-  std::unique_ptr<std::ifstream> in_;
-  std::string buffer_;
+  LineSource source_;
+  std::size_t max_line_bytes_ = 0;
   std::size_t line_no_ = 0;
+  std::uint64_t offset_ = 0;
+  std::size_t size_ = 0;
   LineFacts facts_;
-  ReadLimits limits_;
   bool done_ = false;
 };
 
 // Parses one transcript line (without its LF) into a Frame; errors name `file` and `line`.
+// Tries parse_canonical_line first.
 Result<Frame> parse_transcript_line(std::string_view text, const std::string& file, std::size_t line);
+
+// The general path alone: the line parsed as JSON and its members checked.
+Result<Frame> parse_transcript_line_general(std::string_view text, const std::string& file, std::size_t line);
+
+// The fast path: when `text` is byte for byte what canonical_line(dir, raw) writes for a raw
+// that is valid UTF-8, that Frame (raw decoded, `line` set); else nullopt, and the general
+// path decides (the line may still be valid, only not canonical). With `decode` false the raw
+// is not decoded (Frame::raw stays empty): a check that the line is canonical, and its dir.
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode = true);
 
 // Reads a whole transcript, stopping at the first bad line. For small files and tests.
 Result<std::vector<Frame>> read_transcript(const std::filesystem::path& path);
