@@ -1,5 +1,6 @@
 #include "verbs.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/error.hpp"
 
 #include <exception>
@@ -12,7 +13,7 @@
 namespace msptk::cli {
 
 int report_error(Streams io, const Error& error) {
-  io.err << "msptk: error: " << error.render() << "\n";
+  io.err << "msptk: error: " << display_text(error.render()) << "\n";
   return exit_code(error.kind);
 }
 
