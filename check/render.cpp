@@ -1,5 +1,6 @@
 #include "msptk/check/render.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include <fmt/format.h>
 
 namespace msptk::check {
@@ -82,8 +83,9 @@ std::string summary_line(const CheckSummary& s) {
 }
 
 void render_text(std::ostream& out, std::ostream& err, const CheckReport& report) {
-  for (const ScenarioOutcome& outcome : report.scenarios) out << result_line(outcome) << "\n";
-  for (const std::string& warning : report.warnings) err << "msptk: warning: " << warning << "\n";
+  // Outcomes quote input (scenario folder names, reasons with manifest values, baseline lines).
+  for (const ScenarioOutcome& outcome : report.scenarios) out << display_text(result_line(outcome)) << "\n";
+  for (const std::string& warning : report.warnings) err << "msptk: warning: " << display_text(warning) << "\n";
   out << summary_line(report.summary()) << "\n";
 }
 

@@ -101,6 +101,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.timeout_ms = options_.timeout_ms;
   replay.close_timeout_ms = options_.close_timeout_ms;
   replay.registry = options_.registry;
+  replay.validated = true;  // step 1 above
   replay.environment = options_.environment;
   if (!replay.environment.keep_dir.empty()) replay.environment.keep_dir /= fs::path(task.corpus) / task.scenario;
   // Several replays run at once: none may own the process's signal handlers (replay's

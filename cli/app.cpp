@@ -1,7 +1,11 @@
 #include "verbs.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/error.hpp"
 
+#include <exception>
+#include <filesystem>
+#include <new>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -9,7 +13,7 @@
 namespace msptk::cli {
 
 int report_error(Streams io, const Error& error) {
-  io.err << "msptk: error: " << error.render() << "\n";
+  io.err << "msptk: error: " << display_text(error.render()) << "\n";
   return exit_code(error.kind);
 }
 
@@ -62,9 +66,27 @@ int run(int argc, const char* const* argv, Streams io) {
     return 2;
   }
   for (auto& [sub, runner] : verbs) {
-    if (sub->parsed()) return runner(io);
+    if (sub->parsed()) return run_guarded(runner, io);
   }
   return 2;
+}
+
+// The one top-level handler: whatever escapes a verb (an exception of the standard library, an
+// allocation that failed, anything thrown) is "msptk: error: …" and exit 3, never a signal.
+int run_guarded(const Runner& runner, Streams io) {
+  try {
+    return runner(io);
+  } catch (const std::bad_alloc&) {
+    io.err << "msptk: error: out of memory (an input needs more memory than msptk may use)\n";
+  } catch (const std::filesystem::filesystem_error& e) {
+    io.err << "msptk: error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    io.err << "msptk: error: internal failure: " << e.what() << "\n";
+  } catch (...) {
+    io.err << "msptk: error: internal failure (an unknown exception)\n";
+  }
+  io.err.flush();
+  return 3;
 }
 
 }  // namespace msptk::cli

@@ -36,6 +36,9 @@ Runner setup_check(CLI::App& app);
 Runner setup_wire_log(CLI::App& app);
 Runner setup_coverage(CLI::App& app);
 
+// Runs a verb's runner, mapping anything thrown to "msptk: error: …" on err and exit 3.
+int run_guarded(const Runner& runner, Streams io);
+
 // Runs the command line; main() only calls this.
 int run(int argc, const char* const* argv, Streams io);
 

@@ -1,5 +1,7 @@
 #include "msptk/differ/render.hpp"
 
+#include "msptk/transcript/display.hpp"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -28,28 +30,31 @@ std::string cut(const std::string& text, std::size_t max) {
 }
 
 std::string where(const std::string& file, std::size_t line) {
-  return line == 0 ? std::string("(none)") : fmt::format("{}:{}", file, line);
+  return line == 0 ? std::string("(none)") : fmt::format("{}:{}", display_text(file), line);
 }
+
+// Everything below quotes input (file names, methods, member names, values): display_text.
+std::string shown(std::string_view text) { return display_text(text); }
 
 void render_entry(std::ostream& out, const DiffResult& r, const DiffEntry& e, const TextStyle& style,
                   const Painter& p) {
   std::string label(to_string(e.kind));
   std::string painted = e.kind == EntryKind::moved || e.kind == EntryKind::extra ? p.yellow(label) : p.red(label);
-  out << painted << " " << p.bold(e.signature) << "\n";
+  out << painted << " " << p.bold(shown(e.signature)) << "\n";
   out << "  expected " << where(r.expected_file, e.expected_line) << "\n";
   out << "  actual   " << where(r.actual_file, e.actual_line);
   if (e.kind == EntryKind::moved) out << " (at another position)";
   out << "\n";
-  if (!e.actual_signature.empty()) out << "  actual frame: " << e.actual_signature << "\n";
+  if (!e.actual_signature.empty()) out << "  actual frame: " << shown(e.actual_signature) << "\n";
   for (const PathDivergence& d : e.divergences) {
-    const std::string path = d.path.empty() ? "(frame)" : d.path;
+    const std::string path = d.path.empty() ? "(frame)" : shown(d.path);
     if (d.expected || d.actual) {
-      const std::string ev = d.expected ? cut(*d.expected, style.max_value_chars) : "(absent)";
-      const std::string av = d.actual ? cut(*d.actual, style.max_value_chars) : "(absent)";
+      const std::string ev = d.expected ? shown(cut(*d.expected, style.max_value_chars)) : "(absent)";
+      const std::string av = d.actual ? shown(cut(*d.actual, style.max_value_chars)) : "(absent)";
       out << "  " << path << ": " << p.red(ev) << " → " << p.green(av) << "\n";
-      if (!d.note.empty()) out << "    " << p.dim("note: " + d.note) << "\n";
+      if (!d.note.empty()) out << "    " << p.dim("note: " + shown(d.note)) << "\n";
     } else {
-      out << "  " << path << ": " << d.note << "\n";
+      out << "  " << path << ": " << shown(d.note) << "\n";
     }
   }
 }
@@ -66,7 +71,7 @@ void render_masks(std::ostream& out, const DiffResult& r) {
   }
   bool first = true;
   for (const MaskUse& m : r.masks) {
-    out << (first ? "" : ", ") << fmt::format("{} {} values ({} differed)", m.path, m.covered, m.differed);
+    out << (first ? "" : ", ") << fmt::format("{} {} values ({} differed)", shown(m.path), m.covered, m.differed);
     first = false;
   }
   out << "\n";
@@ -84,18 +89,18 @@ void render_text(std::ostream& out, const DiffReport& report, const TextStyle& s
   const Painter p{style.color};
   const bool several = report.comparisons.size() > 1 || !report.unpaired.empty();
   for (const DiffResult& r : report.comparisons) {
-    if (several) out << p.bold(fmt::format("== {} vs {}", r.expected_file, r.actual_file)) << "\n";
+    if (several) out << p.bold(fmt::format("== {} vs {}", shown(r.expected_file), shown(r.actual_file))) << "\n";
     for (const DiffEntry& e : r.entries) {
       if (e.kind == EntryKind::identical || e.kind == EntryKind::equivalent) continue;
       render_entry(out, r, e, style, p);
       out << "\n";
     }
     render_masks(out, r);
-    for (const std::string& w : r.warnings) out << p.yellow("warning: ") << w << "\n";
+    for (const std::string& w : r.warnings) out << p.yellow("warning: ") << shown(w) << "\n";
     if (several) out << summary_line(r.verdict, r.counts) << "\n\n";
   }
   for (const UnpairedFile& u : report.unpaired) {
-    out << p.yellow("note: ") << "legs file " << u.file << " not compared: the "
+    out << p.yellow("note: ") << "legs file " << shown(u.file) << " not compared: the "
         << (u.in_expected ? "actual" : "expected") << " scenario has no file of that name\n";
   }
   std::string last = summary_line(report.verdict(), report.total());

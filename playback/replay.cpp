@@ -4,6 +4,7 @@
 #include "replay_record.hpp"
 #include "replay_session.hpp"
 
+#include "msptk/playback/serve_fixture.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/reader.hpp"
@@ -57,6 +58,12 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     return Error::usage(fmt::format("--close-timeout-ms must be positive, got {}", options.close_timeout_ms));
   auto scenario = load_scenario(options.scenario);
   if (!scenario) return scenario.error();
+  // Validate first, as serve-fixture does: an empty transcript, a schemaVersion from the
+  // future, CRLF lines or a scenario id that is not the folder's name are never played.
+  if (!options.validated && scenario->files.manifest) {
+    if (auto valid = playback::require_valid_scenario(scenario->files.dir, options.registry); !valid)
+      return valid.error();
+  }
   if (!scenario->files.manifest)
     return Error::unreadable((scenario->files.dir / "manifest.json").string(),
                              "missing: replay starts the host with the scenario's pinned configuration");

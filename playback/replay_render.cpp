@@ -1,4 +1,5 @@
 #include "msptk/playback/replay_render.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/process/signals.hpp"
@@ -42,20 +43,22 @@ void render_replay_text(std::ostream& out, const ReplayResult& r, const TextStyl
     render_text(out, report, style);
   }
   for (const CarriedValue& c : r.carried)
-    out << fmt::format("carried {}:{} {}: {} → {} (learned in {})\n", r.report.expected_file, c.line, c.location,
-                       c.recorded, c.live, c.learned_from);
+    out << display_text(fmt::format("carried {}:{} {}: {} → {} (learned in {})", r.report.expected_file, c.line,
+                                    c.location, c.recorded, c.live, c.learned_from))
+        << "\n";
   if (r.host_exit && !r.passed()) out << host_end(r) << "\n";
   if (r.exit_code == 3 && !r.host_stderr_tail.empty()) {
     out << "host stderr (last " << r.host_stderr_tail.size() << " bytes):\n";
     std::string_view tail = r.host_stderr_tail;
     while (!tail.empty()) {
       const std::size_t lf = tail.find('\n');
-      out << "  " << tail.substr(0, lf) << "\n";
+      out << "  " << display_text(tail.substr(0, lf)) << "\n";
       tail.remove_prefix(lf == std::string_view::npos ? tail.size() : lf + 1);
     }
   }
-  if (r.recording_failure && r.exit_code != 3) out << "recording failed: " << r.recording_failure->render() << "\n";
-  out << replay_outcome_line(r) << "\n";
+  if (r.recording_failure && r.exit_code != 3)
+    out << "recording failed: " << display_text(r.recording_failure->render()) << "\n";
+  out << display_text(replay_outcome_line(r)) << "\n";
 }
 
 json::value to_json(const ReplayResult& r) {

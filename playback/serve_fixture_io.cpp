@@ -19,18 +19,7 @@ namespace msptk::playback {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-Result<FixtureScript> load_fixture(const fs::path& path, const Registry& registry) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return Error::unreadable(path.string(), "no such scenario folder or transcript file");
-  const bool folder = fs::is_directory(status);
-  fs::path dir = folder ? path : path.parent_path();
-  if (dir.empty()) dir = ".";
-  const fs::path transcript = folder ? path / "transcript.ndjson" : path;
-  if (!fs::exists(dir / "manifest.json"))
-    return Error::malformed((dir / "manifest.json").string(), 0, "manifest.missing",
-                            "serve-fixture plays a scenario folder with a manifest.json (frameLimitBytes, normalize)");
-
+Result<void> require_valid_scenario(const fs::path& dir, const Registry& registry) {
   ValidateOptions options;
   options.registry = registry;
   ScenarioReport report = validate_scenario(dir, options);
@@ -44,6 +33,22 @@ Result<FixtureScript> load_fixture(const fs::path& path, const Registry& registr
     return Error::malformed(first.file, first.line, first.rule,
                             fmt::format("invalid scenario, not played: {}{}", first.message, more));
   }
+  return {};
+}
+
+Result<FixtureScript> load_fixture(const fs::path& path, const Registry& registry) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return Error::unreadable(path.string(), "no such scenario folder or transcript file");
+  const bool folder = fs::is_directory(status);
+  fs::path dir = folder ? path : path.parent_path();
+  if (dir.empty()) dir = ".";
+  const fs::path transcript = folder ? path / "transcript.ndjson" : path;
+  if (!fs::exists(dir / "manifest.json"))
+    return Error::malformed((dir / "manifest.json").string(), 0, "manifest.missing",
+                            "serve-fixture plays a scenario folder with a manifest.json (frameLimitBytes, normalize)");
+
+  if (auto valid = require_valid_scenario(dir, registry); !valid) return valid.error();
 
   auto scenario = load_scenario(dir);
   if (!scenario) return scenario.error();

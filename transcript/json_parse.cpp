@@ -1,5 +1,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
+#include "msptk/transcript/writer.hpp"
+
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/value_stack.hpp>
 
@@ -403,6 +405,13 @@ bool numbers_equal(const json::value& a, const json::value& b) {
 }
 
 void append_json_string(std::string& out, std::string_view text) {
+  // JSON output is always valid UTF-8: bytes that are not (a path with byte 0xFF) are written
+  // as U+FFFD, as `raw` holds them beside `rawBase64`.
+  if (!is_valid_utf8(text)) {
+    const std::string fixed = lossy_utf8(text);
+    append_json_string(out, fixed);
+    return;
+  }
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   std::size_t run = 0;

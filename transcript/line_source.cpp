@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,7 +17,18 @@ namespace {
 constexpr std::size_t kChunk = 1 << 20;
 }
 
-Result<LineSource> LineSource::open(const std::filesystem::path& path) {
+std::size_t LineSource::default_max_line_bytes() {
+  std::size_t limit = std::size_t{1} << 30;
+  if (const char* text = std::getenv("MSPTK_MAX_LINE_BYTES")) {
+    std::size_t value = 0;
+    const char* end = text + std::strlen(text);
+    auto [ptr, ec] = std::from_chars(text, end, value);
+    if (ec == std::errc() && ptr == end && value > 0) limit = value;
+  }
+  return limit;
+}
+
+Result<LineSource> LineSource::open(const std::filesystem::path& path, std::size_t max_line_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return Error::unreadable(path.string(), "is a folder, not a transcript file");
@@ -23,11 +38,11 @@ Result<LineSource> LineSource::open(const std::filesystem::path& path) {
 #ifdef POSIX_FADV_SEQUENTIAL
   (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  return LineSource(path.string(), fd);
+  return LineSource(path.string(), fd, max_line_bytes);
 }
 
 LineSource::LineSource(LineSource&& other) noexcept
-    : file_(std::move(other.file_)), fd_(other.fd_), buffer_(std::move(other.buffer_)), begin_(other.begin_),
+    : file_(std::move(other.file_)), fd_(other.fd_), max_line_bytes_(other.max_line_bytes_), buffer_(std::move(other.buffer_)), begin_(other.begin_),
       end_(other.end_), consumed_(other.consumed_), eof_(other.eof_), failed_(other.failed_) {
   other.fd_ = -1;
 }
@@ -37,6 +52,7 @@ LineSource& LineSource::operator=(LineSource&& other) noexcept {
     if (fd_ >= 0) ::close(fd_);
     file_ = std::move(other.file_);
     fd_ = other.fd_;
+    max_line_bytes_ = other.max_line_bytes_;
     buffer_ = std::move(other.buffer_);
     begin_ = other.begin_;
     end_ = other.end_;
@@ -59,7 +75,11 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
     const void* lf = end_ > searched ? std::memchr(buffer_.data() + searched, '\n', end_ - searched) : nullptr;
     if (lf) {
       const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(lf) - buffer_.data());
-      Line line{std::string_view(buffer_.data() + begin_, at - begin_), consumed_, true};
+      Line line{std::string_view(buffer_.data() + begin_, at - begin_), consumed_, true, false, at - begin_};
+      if (line.length > max_line_bytes_) {
+        line.text = {};
+        line.oversized = true;
+      }
       consumed_ += at + 1 - begin_;
       begin_ = at + 1;
       return Result<Line>(line);
@@ -67,7 +87,11 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
     searched = end_;
     if (eof_) {
       if (begin_ == end_) return std::nullopt;
-      Line line{std::string_view(buffer_.data() + begin_, end_ - begin_), consumed_, false};
+      Line line{std::string_view(buffer_.data() + begin_, end_ - begin_), consumed_, false, false, end_ - begin_};
+      if (line.length > max_line_bytes_) {
+        line.text = {};
+        line.oversized = true;
+      }
       consumed_ += end_ - begin_;
       begin_ = end_;
       return Result<Line>(line);
@@ -79,7 +103,16 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
       end_ -= begin_;
       begin_ = 0;
     }
-    if (buffer_.size() < end_ + kChunk) buffer_.resize(end_ + kChunk);
+    if (end_ - begin_ > max_line_bytes_) return skip_oversized();
+    if (buffer_.size() < end_ + kChunk) {
+      try {
+        buffer_.resize(end_ + kChunk);
+      } catch (const std::bad_alloc&) {
+        return skip_oversized();
+      } catch (const std::length_error&) {
+        return skip_oversized();
+      }
+    }
     ssize_t n;
     do {
       n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
@@ -91,6 +124,42 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
     }
     if (n == 0) eof_ = true;
     end_ += static_cast<std::size_t>(n);
+  }
+}
+
+std::optional<Result<LineSource::Line>> LineSource::skip_oversized() {
+  const std::uint64_t start = consumed_;
+  std::uint64_t length = end_ - begin_;  // no LF among these bytes
+  // Give the memory back and read on in chunk-sized pieces until the LF.
+  std::string().swap(buffer_);
+  begin_ = end_ = 0;
+  std::string chunk(kChunk, '\0');
+  while (true) {
+    ssize_t n;
+    do {
+      n = ::read(fd_, chunk.data(), chunk.size());
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      failed_ = true;
+      return Result<Line>(Error::unreadable(
+          file_, fmt::format("read error at byte {}: {}", start + length, std::strerror(errno))));
+    }
+    if (n == 0) {
+      eof_ = true;
+      consumed_ = start + length;
+      return Result<Line>(Line{{}, start, false, true, length});
+    }
+    const auto got = static_cast<std::size_t>(n);
+    if (const void* lf = std::memchr(chunk.data(), '\n', got)) {
+      const auto at = static_cast<std::size_t>(static_cast<const char*>(lf) - chunk.data());
+      length += at;
+      consumed_ = start + length + 1;
+      // Keep what follows the LF for the next lines.
+      buffer_.assign(chunk.data() + at + 1, got - at - 1);
+      end_ = buffer_.size();
+      return Result<Line>(Line{{}, start, true, true, length});
+    }
+    length += got;
   }
 }
 

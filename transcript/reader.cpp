@@ -14,10 +14,10 @@ namespace msptk {
 
 namespace json = boost::json;
 
-Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& path) {
-  auto source = LineSource::open(path);
+Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& path, std::size_t max_line_bytes) {
+  auto source = LineSource::open(path, max_line_bytes);
   if (!source) return source.error();
-  return TranscriptReader(std::move(*source));
+  return TranscriptReader(std::move(*source), max_line_bytes);
 }
 
 std::optional<Result<Frame>> TranscriptReader::next() {
@@ -33,6 +33,22 @@ std::optional<Result<Frame>> TranscriptReader::next() {
   }
   const LineSource::Line& got = **item;
   ++line_no_;
+  if (got.oversized) {
+    offset_ = got.offset;
+    size_ = 0;
+    facts_ = LineFacts{};
+    facts_.lf_terminated = got.lf_terminated;
+    const std::size_t cap = max_line_bytes_;
+    Error error = Error::unreadable(
+        file(), got.length > cap
+                    ? fmt::format("line is {} bytes, more than msptk holds in memory ({} bytes; MSPTK_MAX_LINE_BYTES "
+                                  "raises the cap); the line was skipped",
+                                  got.length, cap)
+                    : fmt::format("line is {} bytes, more than the memory msptk may use can hold; the line was skipped",
+                                  got.length));
+    error.line = line_no_;
+    return Result<Frame>(std::move(error));
+  }
   offset_ = got.offset;
   size_ = got.text.size();
   text_ = got.text;

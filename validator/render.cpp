@@ -1,5 +1,6 @@
 #include "msptk/validator/render.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <boost/json/value.hpp>
@@ -53,12 +54,14 @@ std::string schema_line(const ValidationSummary& s) {
 }
 
 void render_text(const ValidationReport& report, std::ostream& out, std::ostream& err) {
-  for (const Error& problem : report.problems) err << "msptk: error: " << problem.render() << "\n";
+  // Findings and problems quote input (paths, manifest values, frame text): display_text keeps
+  // each one on its line and keeps control bytes off the terminal.
+  for (const Error& problem : report.problems) err << "msptk: error: " << display_text(problem.render()) << "\n";
   for (const ScenarioReport& scenario : report.scenarios) {
-    for (const Error& problem : scenario.problems) err << "msptk: error: " << problem.render() << "\n";
-    for (const Finding& finding : scenario.findings) out << render(finding) << "\n";
+    for (const Error& problem : scenario.problems) err << "msptk: error: " << display_text(problem.render()) << "\n";
+    for (const Finding& finding : scenario.findings) out << display_text(render(finding)) << "\n";
   }
-  for (const Finding& finding : report.corpus_findings) out << render(finding) << "\n";
+  for (const Finding& finding : report.corpus_findings) out << display_text(render(finding)) << "\n";
   // A run that found nothing to validate (a bad PATH) says so on stderr only.
   if (!report.scenarios.empty() || report.problems.empty()) {
     const ValidationSummary s = report.summary();

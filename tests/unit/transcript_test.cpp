@@ -9,6 +9,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include <fstream>
 #include <sstream>
 
 namespace msptk {
@@ -279,6 +280,46 @@ TEST(Transcript, ExactNumbersAreNeitherIdsNorStrings) {
   EXPECT_EQ(classify(*message).kind, FrameKind::invalid);
   auto method = parse_json(R"({"jsonrpc":"2.0","id":1,"method":1e400})");
   EXPECT_EQ(classify(*method).problem, "method must be a string");
+}
+
+
+TEST(Transcript, LinesOverTheCapAreSkippedWithAnErrorNamingTheLine) {
+  TempDir dir;
+  const auto path = dir / "t.ndjson";
+  const std::string ok = R"({"dir":"client","raw":"{}"})";
+  // Lines around the LineSource's 1 MiB chunk size, one over the cap, then more lines.
+  const std::size_t chunk = 1 << 20;
+  const std::string at_chunk = R"({"dir":"client","raw":")" + std::string(chunk - 25, 'a') + R"("})";
+  const std::string over_chunk = R"({"dir":"client","raw":")" + std::string(3 * chunk, 'b') + R"("})";
+  ASSERT_EQ(at_chunk.size(), chunk);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << ok << "\n" << at_chunk << "\n" << over_chunk << "\n" << std::string(5 * chunk, 'c') << "\n\n" << ok;
+  }
+  auto reader = TranscriptReader::open(path, 4 * chunk);
+  ASSERT_TRUE(reader);
+  auto l1 = reader->next();
+  ASSERT_TRUE(l1 && *l1);
+  auto l2 = reader->next();
+  ASSERT_TRUE(l2 && *l2);
+  EXPECT_EQ((*l2)->raw.size(), chunk - 25);
+  auto l3 = reader->next();
+  ASSERT_TRUE(l3 && *l3);
+  EXPECT_EQ((*l3)->raw, std::string(3 * chunk, 'b'));
+  auto l4 = reader->next();
+  ASSERT_TRUE(l4 && !*l4);
+  EXPECT_EQ(l4->error().kind, ErrorKind::unreadable);
+  EXPECT_EQ(l4->error().line, 4u);
+  EXPECT_EQ(l4->error().render(),
+            path.string() + ":4: line is 5242880 bytes, more than msptk holds in memory (4194304 bytes; "
+                            "MSPTK_MAX_LINE_BYTES raises the cap); the line was skipped");
+  auto l5 = reader->next();
+  ASSERT_TRUE(l5 && !*l5);
+  EXPECT_EQ(l5->error().rule, "file.blank-line");
+  auto l6 = reader->next();
+  ASSERT_TRUE(l6 && *l6);
+  EXPECT_FALSE(reader->facts().lf_terminated);
+  EXPECT_FALSE(reader->next());
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ struct ReplayOptions {
   std::vector<std::string> extra_paths;             // like diff's --path (must be in the registry)
   Registry registry = Registry::builtin();
   process::EnvironmentPlan environment;             // --hermetic, --env... (process/host_environment.hpp)
+  bool validated = false;                           // the caller validated the scenario already (check); else replay does
 };
 
 // One value a client line carried in place of the recorded one (replay_carry.hpp).

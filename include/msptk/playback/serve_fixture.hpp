@@ -56,6 +56,11 @@ struct FixtureScript {
 // and rule); a path that cannot be read is `unreadable`.
 Result<FixtureScript> load_fixture(const std::filesystem::path& path, const Registry& registry);
 
+// What the live verbs (serve-fixture, replay) do before playing a scenario folder: validate
+// it, and refuse it with validate's first problem or error ("invalid scenario, not played: …",
+// naming file, line and rule; and how many more errors there are).
+Result<void> require_valid_scenario(const std::filesystem::path& dir, const Registry& registry);
+
 enum class ServeProblem { frame_divergence, malformed_client_frame, client_eof };
 
 // "frameDivergence", "malformedClientFrame", "clientEof".

@@ -4,6 +4,10 @@
 // offsets can read a line again later (read_at). It holds at most the longest line plus one
 // chunk, whatever the file's length. Lines are cut at LF; the LF is not part of the line (a CR
 // before it is). Bytes after the last LF are a last line with `lf_terminated` false.
+//
+// A line longer than `max_line_bytes`, or one whose bytes cannot be allocated, is never held:
+// the source reads on to its LF, discarding, and hands out a Line with `oversized` set, an
+// empty text and the line's length; the next line is read as usual.
 #pragma once
 
 #include "msptk/transcript/error.hpp"
@@ -22,10 +26,17 @@ class LineSource {
     std::string_view text;      // without LF; valid until the next call of next()
     std::uint64_t offset = 0;   // of the line's first byte in the file
     bool lf_terminated = true;  // false only for bytes after the last LF
+    bool oversized = false;     // over the cap or the memory: text is empty, length says how long
+    std::uint64_t length = 0;   // the line's length without LF
   };
 
+  // The default cap: 1 GiB, or the environment variable MSPTK_MAX_LINE_BYTES when it holds a
+  // positive integer.
+  static std::size_t default_max_line_bytes();
+
   // Opens `path` for reading; a folder or a file that cannot be opened is an `unreadable` error.
-  static Result<LineSource> open(const std::filesystem::path& path);
+  static Result<LineSource> open(const std::filesystem::path& path,
+                                 std::size_t max_line_bytes = default_max_line_bytes());
 
   // The next line; nullopt at end of file. A read failure is returned once, then the source ends.
   std::optional<Result<Line>> next();
@@ -42,10 +53,15 @@ class LineSource {
   ~LineSource();
 
  private:
-  LineSource(std::string file, int fd) : file_(std::move(file)), fd_(fd) {}
+  LineSource(std::string file, int fd, std::size_t max_line_bytes)
+      : file_(std::move(file)), fd_(fd), max_line_bytes_(max_line_bytes) {}
+
+  // Discards the oversized line that starts at begin_ up to its LF (or end of file).
+  std::optional<Result<Line>> skip_oversized();
 
   std::string file_;
   int fd_ = -1;
+  std::size_t max_line_bytes_ = 0;
   std::string buffer_;         // bytes read and not yet handed out start at begin_
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;  // file offset of buffer_[begin_]

@@ -13,6 +13,10 @@
 // Frame for a canonical line (tests/unit/reader_fast_path_test.cpp holds them to it over every
 // corpus line), and the general parser decides every line the fast path does not take, so no
 // rule is ever skipped.
+//
+// Lines are read with a size cap (LineSource: MSPTK_MAX_LINE_BYTES, default 1 GiB): a line
+// longer than the cap, or longer than the memory msptk may allocate, is never held: the reader
+// returns an `unreadable` error naming the file and the line (exit 3) and goes on after it.
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
@@ -35,7 +39,8 @@ struct LineFacts {
 
 class TranscriptReader {
  public:
-  static Result<TranscriptReader> open(const std::filesystem::path& path);
+  static Result<TranscriptReader> open(const std::filesystem::path& path,
+                                       std::size_t max_line_bytes = LineSource::default_max_line_bytes());
 
   // The next line: nullopt at end of file, else a Frame or the line's error.
   // An I/O failure is returned once as an `unreadable` error, then the reader ends.
@@ -55,9 +60,11 @@ class TranscriptReader {
   TranscriptReader& operator=(TranscriptReader&&) = default;
 
  private:
-  explicit TranscriptReader(LineSource source) : source_(std::move(source)) {}
+  TranscriptReader(LineSource source, std::size_t max_line_bytes)
+      : source_(std::move(source)), max_line_bytes_(max_line_bytes) {}
 
   LineSource source_;
+  std::size_t max_line_bytes_ = 0;
   std::size_t line_no_ = 0;
   std::uint64_t offset_ = 0;
   std::size_t size_ = 0;
