@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MSPTK := build/bin/msptk
 SHARED_CORPUS := ../shared/msp-corpus/transcripts
 
-.PHONY: deps configure build test demo bench clean
+.PHONY: deps configure build test demo bench fuzz clean
 
 deps:
 	@scripts/install-deps
@@ -26,5 +26,14 @@ demo: build
 bench: build
 	@build/bin/msptk_bench --mb 64 --runs 3 --out bench/results.md
 
+# Every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan, build-fuzz/); findings are
+# saved under tests/fuzz-regressions/<target>/, which `make test` replays.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/install-deps --fuzz
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS) -- --no-print-directory
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run-fuzzers
+
 clean:
-	rm -rf build build-release build-asan
+	rm -rf build build-release build-asan build-fuzz
