@@ -1,6 +1,7 @@
 #include "msptk/differ/comparer.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
+#include "msptk/normalizer/path.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -27,11 +28,6 @@ std::optional<json::value> parse_message(const Frame& frame) {
   json::value value = json::parse(frame.json_text(), ec);
   if (ec) return std::nullopt;
   return value;
-}
-
-void push_member(std::string& location, std::string_view name) {
-  if (!location.empty()) location += '.';
-  location.append(name.data(), name.size());
 }
 
 // Walks two parsed frames side by side, collecting divergences.
