@@ -32,6 +32,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_serve_fixture);
   add(&setup_replay);
   add(&setup_check);
+  add(&setup_wire_log);
 
   try {
     app.parse(argc, argv);

@@ -11,7 +11,7 @@
 
 #include "msptk/normalizer/path.hpp"
 
-#include <boost/json/parse.hpp>
+#include "msptk/transcript/json_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace msptk;
@@ -31,9 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                    "a parsed path does not parse again to the same steps");
 
   if (lf == std::string_view::npos) return 0;
-  boost::system::error_code ec;
-  json::value doc = json::parse(text.substr(lf + 1), ec);
-  if (ec) return 0;
+  auto parsed = parse_json(text.substr(lf + 1));
+  if (!parsed) return 0;
+  json::value& doc = *parsed;
 
   std::vector<std::string> locations;
   path->for_each_match(static_cast<const json::value&>(doc), [&](const json::value&, const std::string& location) {

@@ -9,16 +9,16 @@
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/manifest.hpp"
 
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include "msptk/transcript/json_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace msptk;
   namespace json = boost::json;
   const std::string_view text = fuzz::as_text(data, size);
-  boost::system::error_code ec;
-  json::value value = json::parse(text, ec);
-  if (ec || !value.is_object()) return 0;
+  // As read_manifest reads it (parse_json_file).
+  auto parsed = parse_json(text);
+  if (!parsed || !parsed->is_object()) return 0;
+  const json::value& value = *parsed;
 
   const ManifestParse first = parse_manifest(value);
   for (const ManifestProblem& p : first.problems) {
@@ -27,10 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const json::value written = first.manifest.to_json();
   const std::string written_text = pretty(written);
-  json::value reread = json::parse(written_text, ec);
-  MSPTK_FUZZ_CHECK(!ec, "the written manifest is not JSON ({}): {}", ec.message(), written_text);
+  auto reparsed = parse_json(written_text);
+  MSPTK_FUZZ_CHECK(reparsed.has_value(), "the written manifest is not JSON ({}): {}",
+                   reparsed ? "" : reparsed.error().describe(), written_text);
+  const json::value& reread = *reparsed;
   MSPTK_FUZZ_CHECK(reread == written, "the written manifest reads back as another value:\n{}\nvs\n{}",
-                   json::serialize(written), json::serialize(reread));
+                   serialize_json(written), serialize_json(reread));
   if (!first.problems.empty()) return 0;
 
   const ManifestParse second = parse_manifest(reread);

@@ -12,7 +12,7 @@
 
 #include "msptk/playback/serve_fixture.hpp"
 
-#include <boost/json/parse.hpp>
+#include "msptk/transcript/json_parse.hpp"
 
 #include <sstream>
 
@@ -59,9 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string line = rendered.str();
   MSPTK_FUZZ_CHECK(!line.empty() && line.back() == '\n' && line.find('\n') == line.size() - 1,
                    "the report is not one line: {}", line);
-  boost::system::error_code ec;
-  (void)boost::json::parse(line, ec);
-  MSPTK_FUZZ_CHECK(!ec, "the report is not JSON ({}): {}", ec.message(), line);
+  auto parsed = parse_json(line);
+  MSPTK_FUZZ_CHECK(parsed.has_value(), "the report is not JSON ({}): {}", parsed ? "" : parsed.error().describe(), line);
 
   if (!client_text && playable) {
     MSPTK_FUZZ_CHECK(report.complete(), "a client playing the recorded client lines failed: {}", line);

@@ -1,8 +1,6 @@
 #include "msptk/normalizer/path.hpp"
 
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
-#include <boost/json/string.hpp>
+#include "msptk/transcript/json_parse.hpp"
 
 #include <fmt/format.h>
 
@@ -59,10 +57,9 @@ bool read_member(std::string_view location, std::size_t& pos, bool first, std::s
     std::size_t end = pos + 2;
     while (end < location.size() && location[end] != '"') end += location[end] == '\\' ? 2 : 1;
     if (end + 1 >= location.size() || location[end + 1] != ']') return false;
-    boost::system::error_code ec;
-    json::value value = json::parse(location.substr(pos + 1, end - pos), ec);
-    if (ec || !value.is_string()) return false;
-    decoded.assign(value.get_string().data(), value.get_string().size());
+    auto value = parse_json(location.substr(pos + 1, end - pos));
+    if (!value || !is_json_string(*value)) return false;
+    decoded.assign(value->get_string().data(), value->get_string().size());
     name = decoded;
     pos = end + 2;
     return true;
@@ -84,7 +81,7 @@ bool read_member(std::string_view location, std::size_t& pos, bool first, std::s
 void push_member(std::string& location, std::string_view name) {
   if (!plain_name(name)) {
     location += '[';
-    location += json::serialize(json::string_view(name.data(), name.size()));
+    append_json_string(location, name);
     location += ']';
     return;
   }

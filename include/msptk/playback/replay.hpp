@@ -48,6 +48,7 @@ struct ReplayOptions {
   MaskMode mask = MaskMode::unify;                  // from normalizer/mask.hpp
   std::vector<std::string> extra_paths;             // like diff's --path (must be in the registry)
   Registry registry = Registry::builtin();
+  process::EnvironmentPlan environment;             // --hermetic, --env... (process/host_environment.hpp)
 };
 
 // One value a client line carried in place of the recorded one (replay_carry.hpp).
