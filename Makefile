@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MSPTK := build/bin/msptk
 SHARED_CORPUS := ../shared/msp-corpus/transcripts
 
-.PHONY: deps configure build test demo bench clean
+.PHONY: deps configure build test demo bench fuzz clean
 
 deps:
 	@scripts/install-deps
@@ -28,5 +28,14 @@ demo: build
 bench: build
 	@nice -n 10 bench/compare.sh --quick
 
+# Every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan, build-fuzz/); findings are
+# saved under tests/fuzz-regressions/<target>/, which `make test` replays.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/install-deps --fuzz
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS) -- --no-print-directory
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run-fuzzers
+
 clean:
-	rm -rf build build-release build-asan
+	rm -rf build build-release build-asan build-fuzz

@@ -7,9 +7,22 @@ target_compile_options(msptk_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshado
 if(MSPTK_WERROR)
   target_compile_options(msptk_warnings INTERFACE -Werror)
 endif()
+# Undefined behaviour is an error, not a note on stderr: -fno-sanitize-recover makes it abort,
+# so a test (or a fuzz run) that hits it fails.
 if(MSPTK_SANITIZE)
-  target_compile_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
-  target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined)
+  target_compile_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                         -fno-omit-frame-pointer)
+  target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+endif()
+# Fuzzing (clang): every library gets libFuzzer's coverage instrumentation and ASan + UBSan;
+# the fuzz targets add -fsanitize=fuzzer (libFuzzer's main) at link time (fuzz/CMakeLists.txt).
+if(MSPTK_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "MSPTK_FUZZ needs clang (libFuzzer): cmake --preset fuzz")
+  endif()
+  target_compile_options(msptk_warnings INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                         -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 endif()
 
 # msptk_module(NAME SOURCES ... DEPS ...): the static library msptk_NAME (alias msptk::NAME),

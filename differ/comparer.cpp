@@ -2,6 +2,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
+#include "msptk/normalizer/path.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -26,11 +27,6 @@ std::optional<json::value> parse_message(const Frame& frame) {
   auto value = parse_json(frame.json_text());
   if (!value) return std::nullopt;
   return std::move(*value);
-}
-
-void push_member(std::string& location, std::string_view name) {
-  if (!location.empty()) location += '.';
-  location.append(name.data(), name.size());
 }
 
 constexpr std::size_t kPreciseDepth = 64;  // levels below the masks where divergences are exact places

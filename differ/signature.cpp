@@ -87,8 +87,7 @@ struct KeyWalk {
       for (const auto& m : *obj) {
         const std::size_t mark = location.size();
         if (depth < masker.max_depth()) {
-          if (depth > 0) location += '.';
-          location.append(m.key().data(), m.key().size());
+          push_member(location, m.key());
         }
         if (auto h = node(m.value(), depth + 1)) sum += combine(hash_text(m.key()), *h);
         location.resize(mark);

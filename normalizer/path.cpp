@@ -1,5 +1,7 @@
 #include "msptk/normalizer/path.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
+
 #include <fmt/format.h>
 
 namespace msptk {
@@ -41,8 +43,56 @@ void walk(Value& value, const std::vector<JsonPath::Step>& steps, std::size_t i,
 
 }  // namespace
 
+namespace {
+
+// A name the path grammar's `name` rule can spell is written plain in a location.
+bool plain_name(std::string_view name) { return !name.empty() && name.find_first_of(".[]*") == std::string_view::npos; }
+
+// Reads the member step at `pos` of a location (after its '.', if any): a plain name up to the
+// next '.' or '[', or a bracketed JSON string (decoded into `decoded`). Advances `pos`; false
+// when there is none. `name` views the location or `decoded`.
+bool read_member(std::string_view location, std::size_t& pos, bool first, std::string_view& name,
+                 std::string& decoded) {
+  if (pos + 1 < location.size() && location[pos] == '[' && location[pos + 1] == '"') {
+    std::size_t end = pos + 2;
+    while (end < location.size() && location[end] != '"') end += location[end] == '\\' ? 2 : 1;
+    if (end + 1 >= location.size() || location[end + 1] != ']') return false;
+    auto value = parse_json(location.substr(pos + 1, end - pos));
+    if (!value || !is_json_string(*value)) return false;
+    decoded.assign(value->get_string().data(), value->get_string().size());
+    name = decoded;
+    pos = end + 2;
+    return true;
+  }
+  if (!first) {
+    if (pos >= location.size() || location[pos] != '.') return false;
+    ++pos;
+  }
+  std::size_t end = pos;
+  while (end < location.size() && location[end] != '.' && location[end] != '[') ++end;
+  if (end == pos) return false;
+  name = location.substr(pos, end - pos);
+  pos = end;
+  return true;
+}
+
+}  // namespace
+
+void push_member(std::string& location, std::string_view name) {
+  if (!plain_name(name)) {
+    location += '[';
+    append_json_string(location, name);
+    location += ']';
+    return;
+  }
+  if (!location.empty()) location += '.';
+  location.append(name.data(), name.size());
+}
+
 std::string append_member(const std::string& location, std::string_view name) {
-  return location.empty() ? std::string(name) : fmt::format("{}.{}", location, name);
+  std::string out = location;
+  push_member(out, name);
+  return out;
 }
 
 std::string append_index(const std::string& location, std::size_t index) {
@@ -89,6 +139,7 @@ void JsonPath::for_each_match(json::value& root,
 
 bool JsonPath::matches_location(std::string_view location) const {
   std::size_t pos = 0;
+  std::string decoded;
   for (std::size_t s = 0; s < steps_.size(); ++s) {
     const Step& step = steps_[s];
     if (step.kind == Step::Kind::each_element) {
@@ -100,16 +151,9 @@ bool JsonPath::matches_location(std::string_view location) const {
       pos = close + 1;
       continue;
     }
-    if (s > 0) {
-      if (pos >= location.size() || location[pos] != '.') return false;
-      ++pos;
-    }
-    std::size_t end = pos;
-    while (end < location.size() && location[end] != '.' && location[end] != '[') ++end;
-    std::string_view name = location.substr(pos, end - pos);
-    if (name.empty()) return false;
+    std::string_view name;
+    if (!read_member(location, pos, s == 0, name, decoded)) return false;
     if (step.kind == Step::Kind::member && name != step.name) return false;
-    pos = end;
   }
   return pos == location.size();
 }

@@ -32,8 +32,7 @@ struct Rewrite {
       std::vector<std::string> dropped;
       for (json::key_value_pair* m : members) {
         const std::size_t mark = location.size();
-        if (depth > 0) location += '.';
-        location.append(m->key().data(), m->key().size());
+        push_member(location, m->key());
         MaskRule rule = masker.rule_for(role, location, depth + 1);
         if (rule.treatment == Treatment::ignore) {
           dropped.emplace_back(m->key());

@@ -58,6 +58,27 @@ TEST(Align, FindsALongestCommonSubsequence) {
   }
 }
 
+// Found by the json_path fuzz target: under a declared `result.*.updatedAt`, a member named
+// "a.txt" made the location "result.a.txt.updatedAt", which the mask did not recognize, so the
+// masked value was compared exactly and two equivalent frames were divergent.
+TEST(FrameComparer, MasksPlacesUnderMemberNamesWithDots) {
+  Registry registry = Registry::builtin();
+  ASSERT_TRUE(registry.add("result.*.updatedAt"));
+  auto spec = make_mask_spec(registry, {"result.*.updatedAt"}, "m.json", 1, {}, MaskMode::unify);
+  ASSERT_TRUE(spec);
+  FrameComparer comparer(*spec);
+  const FrameComparison c = comparer.compare(server(R"({"id":1,"result":{"a.txt":{"updatedAt":5},"":{"updatedAt":6}}})"),
+                                             server(R"({"id":1,"result":{"a.txt":{"updatedAt":7},"":{"updatedAt":8}}})"));
+  EXPECT_EQ(c.outcome, FrameOutcome::equivalent);
+  ASSERT_EQ(comparer.accounting().size(), 1u);
+  EXPECT_EQ(comparer.accounting()[0].covered, 2u);
+  // An exact place under such a name is reported with the bracketed name.
+  const FrameComparison d = comparer.compare(server(R"({"id":2,"result":{"a.txt":{"size":1}}})"),
+                                             server(R"({"id":2,"result":{"a.txt":{"size":2}}})"));
+  ASSERT_EQ(d.divergences.size(), 1u);
+  EXPECT_EQ(d.divergences[0].path, R"(result["a.txt"].size)");
+}
+
 TEST(Align, LeavesTheMiddleUnmatchedBeyondTheEditBound) {
   std::vector<std::uint64_t> a{1, 2, 3, 5, 4, 9}, b{1, 5, 6, 7, 8, 9};
   EXPECT_EQ(longest_common_subsequence(a, b, 1).size(), 2u);  // prefix 1, suffix 9 (5 needs more edits)

@@ -46,6 +46,25 @@ TEST(JsonPath, MatchesConcreteLocations) {
   EXPECT_TRUE(JsonPath::parse("result.*.x")->matches_location("result.any.x"));
 }
 
+// Found by the json_path fuzz target: a member name with '.' (or empty) made a location that
+// read back as other steps, so `*` did not match it and the place was compared exactly.
+TEST(JsonPath, LocationsBracketNamesAPathCannotSpell) {
+  auto any = JsonPath::parse("result.*.updatedAt");
+  ASSERT_TRUE(any);
+  boost::json::value doc = boost::json::parse(R"({"result":{"a.txt":{"updatedAt":1},"":{"updatedAt":2},"b":{"updatedAt":3}}})");
+  std::vector<std::string> locations;
+  any->for_each_match(static_cast<const boost::json::value&>(doc),
+                      [&](const boost::json::value&, const std::string& location) { locations.push_back(location); });
+  EXPECT_EQ(locations, (std::vector<std::string>{R"(result["a.txt"].updatedAt)", R"(result[""].updatedAt)",
+                                                 "result.b.updatedAt"}));
+  for (const std::string& location : locations) EXPECT_TRUE(any->matches_location(location)) << location;
+  EXPECT_EQ(append_member("", "x[0]"), R"(["x[0]"])");
+  EXPECT_EQ(append_member("a", "q\"*"), R"(a["q\"*"])");
+  EXPECT_TRUE(JsonPath::parse("*")->matches_location(R"(["q\"*"])"));
+  EXPECT_FALSE(JsonPath::parse("a.*")->matches_location("a.b.c"));
+  EXPECT_FALSE(JsonPath::parse("*")->matches_location(R"(["unterminated)"));
+}
+
 TEST(Registry, StartsWithTheCorpusPathsAndExtendsFromFile) {
   Registry registry = Registry::builtin();
   EXPECT_EQ(registry.paths().size(), 5u);

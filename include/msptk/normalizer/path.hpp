@@ -7,7 +7,10 @@
 //
 // `name` selects a member, `*` every member of an object, `[]` every element of an array:
 // `id`, `params.commandId`, `result.session.sessionId`, `params.items[].id`, `result.*.updatedAt`.
-// Matching yields each matched value with its concrete location (`params.items[0].id`).
+// Matching yields each matched value with its concrete location (`params.items[0].id`). A
+// member whose name a path cannot spell (empty, or holding '.', '[', ']' or '*': a file name,
+// a URL) is written as a JSON string in brackets, `result["a.txt"].updatedAt`, so that every
+// location reads back as exactly the steps that lead to it.
 #pragma once
 
 #include "msptk/transcript/error.hpp"
@@ -50,7 +53,9 @@ class JsonPath {
   std::vector<Step> steps_;
 };
 
-// Renders a location step: ".name" (or "name" at the root) and "[3]".
+// Renders a location step: ".name" (or "name" at the root), `["a.b"]` for a name a path cannot
+// spell, and "[3]". push_member appends in place.
+void push_member(std::string& location, std::string_view name);
 std::string append_member(const std::string& location, std::string_view name);
 std::string append_index(const std::string& location, std::size_t index);
 

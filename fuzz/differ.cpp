@@ -1,0 +1,91 @@
+// Fuzz target: the offline differ (differ/diff.hpp). Input: a flags byte (mask, see
+// fuzz_support.hpp; bits 6-7 select the side: 0 both, 1 client, 2 server), then transcript A,
+// then optionally a NUL and transcript B (without one, B is A).
+// Invariants:
+// - a transcript diffed with itself is identical, byte for byte, with no entries;
+// - A diffed with A' — A with a space in front of every frame that is JSON (whitespace is free
+//   in a structural comparison) — is identical or equivalent: no divergent, missing, extra or
+//   moved frame;
+// - for any A and B, both ways: the counts add up to the frames of each side, there is one
+//   entry per frame that is not identical, and the verdict follows from the counts.
+#include "fuzz_support.hpp"
+
+#include "msptk/differ/diff.hpp"
+
+namespace {
+
+using namespace msptk;
+
+std::size_t compared(const std::vector<Frame>& frames, Side side) {
+  std::size_t n = 0;
+  for (const Frame& f : frames)
+    if (side == Side::both || (side == Side::client) == (f.dir == Direction::client)) ++n;
+  return n;
+}
+
+void check_consistent(const DiffResult& r, const std::vector<Frame>& expected, const std::vector<Frame>& actual,
+                      Side side) {
+  const DiffCounts& c = r.counts;
+  const std::size_t e = compared(expected, side), a = compared(actual, side);
+  MSPTK_FUZZ_CHECK(c.identical + c.equivalent + c.divergent + c.missing + c.moved == e,
+                   "expected-side counts {}+{}+{}+{}+{} != {} frames", c.identical, c.equivalent, c.divergent,
+                   c.missing, c.moved, e);
+  MSPTK_FUZZ_CHECK(c.identical + c.equivalent + c.divergent + c.extra + c.moved == a,
+                   "actual-side counts {}+{}+{}+{}+{} != {} frames", c.identical, c.equivalent, c.divergent, c.extra,
+                   c.moved, a);
+  MSPTK_FUZZ_CHECK(r.entries.size() == c.frames() - c.identical, "{} entries for {} frames that are not identical",
+                   r.entries.size(), c.frames() - c.identical);
+  const bool bad = c.divergent + c.missing + c.extra + c.moved > 0;
+  const Verdict expected_verdict = bad ? Verdict::divergent : c.equivalent > 0 ? Verdict::equivalent : Verdict::identical;
+  MSPTK_FUZZ_CHECK(r.verdict == expected_verdict, "verdict {} for counts that say {}", to_string(r.verdict),
+                   to_string(expected_verdict));
+}
+
+// A with a space in front of each frame that parses as JSON.
+std::vector<Frame> padded(const std::vector<Frame>& frames) {
+  std::vector<Frame> out = frames;
+  for (Frame& f : out) {
+    if (!f.parse("fuzz.ndjson")) continue;
+    f.raw.insert(0, " ");
+    if (f.exact_bytes) f.exact_bytes->insert(0, " ");
+  }
+  return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::uint8_t flags = data[0];
+  const auto [a_text, b_text] = fuzz::split_at_nul(fuzz::as_text(data + 1, size - 1));
+  const std::vector<Frame> a = fuzz::frames_of(a_text);
+  const std::vector<Frame> b = b_text ? fuzz::frames_of(*b_text) : a;
+  DiffOptions options;
+  options.mask = fuzz::mask_from_flags(flags);
+  const int side_bits = flags >> 6;
+  options.side = side_bits == 1 ? Side::client : side_bits == 2 ? Side::server : Side::both;
+
+  const DiffResult self = diff_frames(a, a, options);
+  MSPTK_FUZZ_CHECK(self.verdict == Verdict::identical && self.entries.empty() && self.byte_identical,
+                   "a transcript diffed with itself is {} with {} entries", to_string(self.verdict),
+                   self.entries.size());
+  check_consistent(self, a, a, options.side);
+
+  const std::vector<Frame> a_padded = padded(a);
+  const DiffResult ws = diff_frames(a, a_padded, options);
+  check_consistent(ws, a, a_padded, options.side);
+  for (const DiffEntry& entry : ws.entries) {
+    MSPTK_FUZZ_CHECK(entry.kind == EntryKind::equivalent,
+                     "whitespace in front of JSON frames made expected line {} / actual line {} {}{}",
+                     entry.expected_line, entry.actual_line, to_string(entry.kind),
+                     entry.divergences.empty()
+                         ? std::string()
+                         : fmt::format(" at '{}' ({})", entry.divergences.front().path, entry.divergences.front().note));
+  }
+
+  if (b_text) {
+    check_consistent(diff_frames(a, b, options), a, b, options.side);
+    check_consistent(diff_frames(b, a, options), b, a, options.side);
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+// msptk_fuzz_seeds OUT CORPUS...: writes the seed corpora of the fuzz targets into OUT/<target>/
+// from the scenario folders of each CORPUS (msptk's corpus/ and ../shared/msp-corpus/transcripts),
+// in the input layouts the targets read (fuzz_support.hpp and the top of each target):
+//   transcript_line  every *.ndjson file, whole
+//   manifest         every manifest.json
+//   json_path        each registered path + LF + each of the first frames of the scenario
+//   differ           flags + transcript (a self-diff), flags + transcript + NUL + the next scenario's
+//   normalize        flags + transcript, with and without --sort-members
+//   serve_fixture    flags, frame limit, chunk size + transcript (the client plays it back), and
+//                    the same with a small frame limit and 7-byte client writes
+// Flags are the scenario's normalize list as fuzz_support.hpp's mask bits. A corpus folder that
+// does not exist is skipped with a note (the public corpus may be absent).
+#include "fuzz_support.hpp"
+
+#include "msptk/transcript/manifest.hpp"
+#include "msptk/transcript/scenario.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace msptk;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class SeedWriter {
+ public:
+  explicit SeedWriter(fs::path out) : out_(std::move(out)) {}
+
+  void write(const std::string& target, const std::string& name, std::string_view bytes) {
+    const fs::path dir = out_ / target;
+    fs::create_directories(dir);
+    std::ofstream(dir / name, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    ++count_;
+  }
+  std::size_t count() const { return count_; }
+
+ private:
+  fs::path out_;
+  std::size_t count_ = 0;
+};
+
+std::uint8_t flags_of(const Manifest& manifest) {
+  std::uint8_t flags = 0;
+  const auto& builtin = fuzz::builtin_registry().paths();
+  for (std::size_t i = 0; i < builtin.size() && i < 5; ++i)
+    if (std::find(manifest.normalize.begin(), manifest.normalize.end(), builtin[i].text()) != manifest.normalize.end())
+      flags |= static_cast<std::uint8_t>(1u << i);
+  return flags;
+}
+
+std::string with_header(std::initializer_list<std::uint8_t> header, std::string_view body) {
+  std::string out(header.begin(), header.end());
+  out += body;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s OUT CORPUS...\n", argv[0]);
+    return 2;
+  }
+  SeedWriter seeds(argv[1]);
+  std::vector<fs::path> scenarios;
+  for (int i = 2; i < argc; ++i) {
+    Result<std::vector<fs::path>> listed = list_corpus(argv[i]);
+    if (!listed) {
+      std::fprintf(stderr, "msptk_fuzz_seeds: skipping %s: %s\n", argv[i], listed.error().render().c_str());
+      continue;
+    }
+    scenarios.insert(scenarios.end(), listed->begin(), listed->end());
+  }
+  std::vector<std::string> transcripts(scenarios.size());
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const fs::path& dir = scenarios[s];
+    const std::string name = dir.filename().string();
+    const std::string manifest_text = slurp(dir / "manifest.json");
+    seeds.write("manifest", name, manifest_text);
+    Result<Scenario> scenario = load_scenario(dir);
+    const std::uint8_t flags = scenario ? flags_of(scenario->manifest) : 0x1f;
+    transcripts[s] = slurp(dir / "transcript.ndjson");
+    const std::string& transcript = transcripts[s];
+
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".ndjson")
+        seeds.write("transcript_line", name + "-" + entry.path().stem().string(), slurp(entry.path()));
+
+    std::vector<Frame> frames = fuzz::frames_of(transcript);
+    std::vector<std::string> paths;
+    for (const JsonPath& p : fuzz::builtin_registry().paths()) paths.push_back(p.text());
+    if (scenario)
+      for (const std::string& p : scenario->manifest.normalize)
+        if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+    for (std::size_t p = 0; p < paths.size(); ++p)
+      for (std::size_t f = 0; f < frames.size() && f < 4; ++f)
+        seeds.write("json_path", fmt::format("{}-path{}-frame{}", name, p, f), paths[p] + "\n" + frames[f].raw);
+
+    seeds.write("differ", name + "-self", with_header({flags}, transcript));
+    seeds.write("normalize", name, with_header({flags}, transcript));
+    seeds.write("normalize", name + "-sorted", with_header({static_cast<std::uint8_t>(flags | 0x40)}, transcript));
+    seeds.write("serve_fixture", name, with_header({flags, 0, 0}, transcript));
+    seeds.write("serve_fixture", name + "-small", with_header({flags, 64, 7}, transcript));
+  }
+  for (std::size_t s = 0; s + 1 < scenarios.size(); ++s) {
+    std::string pair = with_header({0x1f}, transcripts[s]);
+    pair += '\0';
+    pair += transcripts[s + 1];
+    seeds.write("differ", scenarios[s].filename().string() + "-vs-next", pair);
+  }
+  std::printf("msptk_fuzz_seeds: %zu seeds from %zu scenarios in %s\n", seeds.count(), scenarios.size(), argv[1]);
+  return 0;
+}
