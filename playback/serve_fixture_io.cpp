@@ -1,13 +1,13 @@
 // serve-fixture's edges: loading (and refusing) the scenario it plays, and the one-line JSON
 // report it leaves on stderr.
 #include "msptk/playback/serve_fixture.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "msptk/validator/validator.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -81,10 +81,9 @@ json::string text_of(std::string_view bytes) {
 }
 
 json::value value_of(const std::string& compact) {
-  boost::system::error_code ec;
-  json::value v = json::parse(compact, ec);
-  if (ec) return text_of(compact);
-  return v;
+  auto v = parse_json(compact);
+  if (!v) return text_of(compact);
+  return std::move(*v);
 }
 
 template <class T>

@@ -9,14 +9,15 @@ namespace {
 constexpr std::array kRules = {
     // file: each line of a transcript file
     RuleInfo{"file.json", "error", "each line is a JSON object"},
-    RuleInfo{"file.members", "error", "a line holds exactly \"dir\" and \"raw\" (raw a string; rawBase64 optional)"},
+    RuleInfo{"file.members", "error", "a line holds exactly \"dir\" and \"raw\", each once (raw a string; rawBase64 optional, and when present the frame's bytes, which raw holds as lossy UTF-8)"},
     RuleInfo{"file.dir", "error", "\"dir\" is \"client\" or \"server\""},
     RuleInfo{"file.utf8", "error", "lines and the frames they hold are valid UTF-8 (a rawBase64 line holds a frame that is not)"},
     RuleInfo{"file.blank-line", "error", "no blank lines"},
     RuleInfo{"file.lf", "error", "every line, the last one included, ends with LF"},
     RuleInfo{"file.crlf", "error", "lines end with LF, not CR LF"},
     // frame: each frame's raw bytes
-    RuleInfo{"frame.json", "error", "raw is JSON"},
+    RuleInfo{"frame.json", "error", "raw is JSON, nested at most 10,000 levels deep"},
+    RuleInfo{"frame.duplicate-member", "error", "no object in raw names a member twice (peers disagree on which one counts)"},
     RuleInfo{"frame.object", "error", "raw is a JSON object"},
     RuleInfo{"frame.jsonrpc", "error", "raw carries \"jsonrpc\":\"2.0\""},
     RuleInfo{"frame.envelope", "error", "raw is a request, a notification or a response (method a string, id an integer or string, params an object or array)"},

@@ -1,4 +1,5 @@
 #include "msptk/validator/schema_index.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
@@ -30,7 +31,7 @@ bool type_fits(const json::object& schema, const json::value& value) {
   if (!type) return true;
   const std::string_view have = json_type(value);
   auto fits = [&](const json::value& t) {
-    if (!t.is_string()) return false;
+    if (!is_json_string(t)) return false;
     const std::string_view want = t.get_string();
     return want == have || (want == "number" && have == "integer");
   };
@@ -96,7 +97,7 @@ const json::value* SchemaIndex::resolve(const json::value& schema, std::string* 
     const json::object* obj = node->if_object();
     if (!obj) return nullptr;
     const json::value* ref = obj->if_contains("$ref");
-    if (!ref || !ref->is_string()) return node;
+    if (!ref || !is_json_string(*ref)) return node;
     const std::string_view target = ref->get_string();
     constexpr std::string_view prefix = "#/$defs/";
     if (target.substr(0, prefix.size()) != prefix) return nullptr;  // external refs: not followed
@@ -126,13 +127,13 @@ void SchemaIndex::walk(const json::value& schema, const json::value& value, cons
     }
     return;
   }
-  if (const json::value* values = node.if_contains("enum"); values && values->is_array() && value.is_string()) {
+  if (const json::value* values = node.if_contains("enum"); values && values->is_array() && is_json_string(value)) {
     bool found = false;
     for (const json::value& v : values->get_array()) found = found || v == value;
     if (!found) {
       const json::value* openness = node.if_contains("x-msp-openness");
       out.push_back({location, std::string(value.get_string()), def_name.empty() ? "(inline enum)" : def_name,
-                     openness && openness->is_string() && openness->get_string() == "open"});
+                     openness && is_json_string(*openness) && openness->get_string() == "open"});
     }
     return;
   }

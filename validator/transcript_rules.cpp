@@ -1,6 +1,8 @@
 #include "transcript_rules.hpp"
 
-#include <boost/json/parse.hpp>
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/writer.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -18,9 +20,9 @@ std::string envelope_rule(const json::value& value) {
   const json::object* obj = value.if_object();
   if (!obj) return "frame.object";
   const json::value* version = obj->if_contains("jsonrpc");
-  if (!version || !version->is_string() || version->get_string() != "2.0") return "frame.jsonrpc";
+  if (!version || !is_json_string(*version) || version->get_string() != "2.0") return "frame.jsonrpc";
   const json::value* id = obj->if_contains("id");
-  if (id && !(id->is_string() || id->is_int64() || id->is_uint64() || id->is_null())) return "frame.envelope";
+  if (id && !(is_json_string(*id) || id->is_int64() || id->is_uint64() || id->is_null())) return "frame.envelope";
   if (obj->contains("method") || !id) return "frame.envelope";
   if (obj->contains("result") == obj->contains("error")) return "frame.response";
   return "frame.error";
@@ -48,16 +50,15 @@ std::optional<std::string> id_from_prefix(std::string_view raw) {
     if (end < raw.size() && raw[end] == '-') ++end;
     while (end < raw.size() && std::isdigit(static_cast<unsigned char>(raw[end]))) ++end;
   }
-  boost::system::error_code ec;
-  json::value id = json::parse(raw.substr(i, end - i), ec);
-  if (ec || !(id.is_string() || id.is_int64() || id.is_uint64())) return std::nullopt;
-  return id_key(id);
+  auto id = parse_json(raw.substr(i, end - i));
+  if (!id || !(is_json_string(*id) || id->is_int64() || id->is_uint64())) return std::nullopt;
+  return id_key(*id);
 }
 
 std::optional<std::string> id_of(const json::value& value) {
   const json::object* obj = value.if_object();
   const json::value* id = obj ? obj->if_contains("id") : nullptr;
-  if (!id || !(id->is_string() || id->is_int64() || id->is_uint64())) return std::nullopt;
+  if (!id || !(is_json_string(*id) || id->is_int64() || id->is_uint64())) return std::nullopt;
   return id_key(*id);
 }
 
@@ -109,6 +110,7 @@ void TranscriptChecker::on_line(const Result<Frame>& item, const LineFacts& fact
 
 void TranscriptChecker::check_frame(const Frame& frame) {
   const bool client = frame.dir == Direction::client;
+  if (frame.exact_bytes) check_raw_base64(frame);
   if (frame.exact_bytes) {
     if (client) {
       expect_rejection(frame, "file.utf8", "holds bytes that are not valid UTF-8 (kept in rawBase64)",
@@ -129,25 +131,32 @@ void TranscriptChecker::check_frame(const Frame& frame) {
   if (size > ctx_.frame_limit) {
     const std::string what = fmt::format("is {} bytes, over serverConfig.frameLimitBytes {}", size, ctx_.frame_limit);
     if (client) {
-      boost::system::error_code ec;
-      json::value value = json::parse(frame.json_text(), ec);
+      auto value = parse_json(frame.json_text());
       expect_rejection(frame, "frame.too-large", what, Expect::too_large,
-                       ec ? id_from_prefix(frame.raw) : id_of(value));
+                       value ? id_of(*value) : id_from_prefix(frame.raw));
       return;
     }
     add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
   }
-  boost::system::error_code ec;
-  json::value value = json::parse(frame.json_text(), ec);
-  if (ec) {
-    if (client) {
-      expect_rejection(frame, "frame.json", fmt::format("is not JSON ({})", ec.message()), Expect::parse_error,
+  auto parsed = parse_json(frame.json_text());
+  if (!parsed) {
+    const JsonError& e = parsed.error();
+    if (e.kind == JsonErrorKind::duplicate_member) {
+      // JSON-RPC implementations disagree on which of the two members wins: never legal.
+      add(Severity::error, frame.line, "frame.duplicate-member",
+          fmt::format("{} raw names member {} twice; peers disagree on which one counts",
+                      to_string(frame.dir), serialize_json(json::string(e.member))));
+    } else if (e.kind != JsonErrorKind::not_json) {
+      add(Severity::error, frame.line, "frame.json", e.about(fmt::format("{} raw", to_string(frame.dir))));
+    } else if (client) {
+      expect_rejection(frame, "frame.json", fmt::format("is not JSON ({})", e.message), Expect::parse_error,
                        std::nullopt);
     } else {
-      add(Severity::error, frame.line, "frame.json", fmt::format("server raw is not JSON: {}", ec.message()));
+      add(Severity::error, frame.line, "frame.json", fmt::format("server raw is not JSON: {}", e.message));
     }
     return;
   }
+  const json::value& value = *parsed;
   const Envelope envelope = classify(value);
   if (envelope.kind == FrameKind::invalid) {
     if (client) {
@@ -159,6 +168,29 @@ void TranscriptChecker::check_frame(const Frame& frame) {
     return;
   }
   check_message(frame, value, envelope);
+}
+
+// `raw` beside `rawBase64` must be the lossy UTF-8 of its bytes (what the recorder writes):
+// a hand edit of one of the two would make diff (which compares the bytes) and a reader of
+// raw disagree about the frame.
+void TranscriptChecker::check_raw_base64(const Frame& frame) {
+  const std::string& bytes = *frame.exact_bytes;
+  const std::string expected = lossy_utf8(bytes);
+  if (expected == frame.raw) return;
+  std::size_t i = 0;
+  while (i < expected.size() && i < frame.raw.size() && expected[i] == frame.raw[i]) ++i;
+  auto excerpt = [&](const std::string& s) {
+    std::string cut = s.substr(i, 16);
+    while (!cut.empty() && !is_valid_utf8(cut)) cut.pop_back();
+    return serialize_json(json::string(cut)) + (s.size() > i + 16 ? "…" : "");
+  };
+  add(Severity::error, frame.line, "file.members",
+      fmt::format("\"raw\" and \"rawBase64\" disagree: rawBase64 holds {} bytes whose lossy UTF-8 is {} bytes, raw is {} "
+                  "bytes; they differ from byte {} of raw (raw has {}, rawBase64 gives {}); raw must be the lossy "
+                  "UTF-8 of rawBase64's bytes",
+                  bytes.size(), expected.size(), frame.raw.size(), i,
+                  i < frame.raw.size() ? excerpt(frame.raw) : std::string("nothing more"),
+                  i < expected.size() ? excerpt(expected) : std::string("nothing more")));
 }
 
 void TranscriptChecker::expect_rejection(const Frame& frame, std::string rule, std::string what, Expect expect,
@@ -198,7 +230,7 @@ void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& 
     case Expect::too_large:
       if (code == -32002 && !id_null) {
         const json::value* limit = error_data(value, "limitBytes");
-        if (!limit || !limit->is_number()) {
+        if (!limit || !is_json_number(*limit)) {
           problem = fmt::format("inputTooLarge with data.limitBytes {}", ctx_.frame_limit);
         } else if (!(limit->is_int64() && limit->get_int64() == ctx_.frame_limit)) {
           add(Severity::error, frame.line, "frame.rejection",
@@ -297,7 +329,7 @@ void TranscriptChecker::check_session(const Frame& frame, const json::value& val
     if (request->dir == Direction::client && early != before_initialize_.end() && early->second == request->line) {
       before_initialize_.erase(early);
       const json::value* kind = envelope.is_error ? error_data(value, "kind") : nullptr;
-      const bool rejected = envelope.is_error && error_code(value) == -32600 && kind && kind->is_string() &&
+      const bool rejected = envelope.is_error && error_code(value) == -32600 && kind && is_json_string(*kind) &&
                             kind->get_string() == "notInitialized";
       if (!rejected) {
         add(Severity::error, request->line, "session.initialize-first",

@@ -53,6 +53,7 @@ class TranscriptChecker {
 
   void add(Severity severity, std::size_t line, std::string rule, std::string message);
   void check_frame(const Frame& frame);
+  void check_raw_base64(const Frame& frame);
   void expect_rejection(const Frame& frame, std::string rule, std::string what, Expect expect,
                         std::optional<std::string> id);
   bool is_rejection(const Envelope& envelope) const;

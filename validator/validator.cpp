@@ -1,4 +1,5 @@
 #include "msptk/validator/validator.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "json_locate.hpp"
 #include "manifest_rules.hpp"
@@ -112,7 +113,7 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
       facts->file = mctx.file;
       const json::object* obj = value.if_object();
       const json::value* scenario = obj ? obj->if_contains("scenario") : nullptr;
-      if (scenario && scenario->is_string()) facts->scenario = std::string(scenario->get_string());
+      if (scenario && is_json_string(*scenario)) facts->scenario = std::string(scenario->get_string());
       facts->scenario_line = detail::line_of_path(text, "scenario");
       facts->fingerprint = parse->manifest.fingerprint;
       facts->fingerprint_line = detail::line_of_path(text, "fingerprint");
@@ -214,7 +215,7 @@ Result<std::string> read_stable_fingerprint(const fs::path& file) {
   if (!value) return value.error();
   const json::object* obj = value->if_object();
   const json::value* fingerprint = obj ? obj->if_contains("fingerprint") : nullptr;
-  if (!fingerprint || !fingerprint->is_string()) {
+  if (!fingerprint || !is_json_string(*fingerprint)) {
     return Error::malformed(file.string(), 1, "stable.fingerprint",
                             "not a stable bundle manifest: no string \"fingerprint\" member");
   }
