@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace msptk::detail {
@@ -254,6 +255,7 @@ void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& 
 void TranscriptChecker::check_message(const Frame& frame, const json::value& value, const Envelope& envelope) {
   if (frame.dir == Direction::server && is_rejection(envelope)) {
     settle_rejection(frame, value, envelope);
+    if (ctx_.schema) check_schema(frame, value, envelope, nullptr);
     return;
   }
   const Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, frame.line);
@@ -267,7 +269,7 @@ void TranscriptChecker::check_message(const Frame& frame, const json::value& val
     }
   }
   if (ctx_.session_rules) check_session(frame, value, envelope, outcome);
-  if (ctx_.schema) check_schema(frame, value, envelope, outcome);
+  if (ctx_.schema) check_schema(frame, value, envelope, outcome.answered);
 }
 
 void TranscriptChecker::check_session(const Frame& frame, const json::value& value, const Envelope& envelope,
@@ -342,31 +344,95 @@ void TranscriptChecker::check_session(const Frame& frame, const json::value& val
 }
 
 void TranscriptChecker::check_schema(const Frame& frame, const json::value& value, const Envelope& envelope,
-                                     const Correlator::Outcome& outcome) {
-  const Severity severity = ctx_.sdk_tolerance ? Severity::note : Severity::warning;
-  auto report_enums = [&](const std::vector<UnknownEnumValue>& unknown) {
-    for (const UnknownEnumValue& u : unknown) {
-      add(severity, frame.line, "frame.unknown-enum",
-          fmt::format("{}: \"{}\" is not a value of the {} enum {} in the schema bundle", u.location, u.value,
-                      u.open ? "open" : "closed", u.enum_name));
-    }
-  };
+                                     const Correlator::Request* answered) {
+  const Severity tolerated = ctx_.sdk_tolerance ? Severity::note : Severity::warning;
+  const schema::Bundle& bundle = *ctx_.schema;
   const json::object& obj = value.get_object();
+  bool checked = false;
   if (envelope.kind == FrameKind::request || envelope.kind == FrameKind::notification) {
-    const SchemaIndex::Table table = SchemaIndex::table_for(frame.dir, envelope.kind);
-    if (!ctx_.schema->knows(table, envelope.method)) {
-      add(severity, frame.line, "frame.unknown-method",
+    const schema::Table table = schema::table_for(frame.dir, envelope.kind);
+    if (!bundle.knows(table, envelope.method)) {
+      add(tolerated, frame.line, "frame.unknown-method",
           fmt::format("unknown method {}: not in the schema bundle's \"{}\" table", envelope.method,
-                      SchemaIndex::table_name(table)));
-    } else if (const json::value* params = obj.if_contains("params")) {
-      report_enums(ctx_.schema->unknown_params_enums(table, envelope.method, *params));
+                      schema::to_string(table)));
+    } else {
+      // JSON-RPC: params omitted means no parameters, i.e. the empty object.
+      static const json::value kNoParams = json::object();
+      const json::value* params = obj.if_contains("params");
+      checked = validate_part(frame, bundle.schema_pointer(table, envelope.method, "params"), params ? *params : kNoParams,
+                              "params", fmt::format("{} {}", to_string(envelope.kind), envelope.method));
     }
-  } else if (const Correlator::Request* request = outcome.answered; request && !envelope.is_error) {
-    const SchemaIndex::Table table = SchemaIndex::table_for(request->dir, FrameKind::request);
-    if (ctx_.schema->knows(table, request->method)) {
-      report_enums(ctx_.schema->unknown_result_enums(table, request->method, obj.at("result")));
+  } else if (envelope.is_error) {
+    checked = check_error(frame, value);
+  } else if (answered) {
+    const schema::Table table = schema::table_for(answered->dir, FrameKind::request);
+    if (bundle.knows(table, answered->method)) {
+      checked = validate_part(frame, bundle.schema_pointer(table, answered->method, "result"), obj.at("result"),
+                              "result", fmt::format("result of {} sent at line {}", answered->method, answered->line));
     }
   }
+  if (ctx_.counts) ++(checked ? ctx_.counts->schema_checked : ctx_.counts->envelope_only);
+}
+
+bool TranscriptChecker::validate_part(const Frame& frame, const std::optional<std::string>& pointer,
+                                      const json::value& instance, std::string_view root, const std::string& what) {
+  if (!pointer) return false;
+  constexpr std::size_t kMaxPerFrame = 10;
+  const std::vector<schema::Violation> violations = ctx_.schema->validate(*pointer, instance, root);
+  std::size_t reported = 0;
+  for (const schema::Violation& v : violations) {
+    if (v.constraint == schema::Constraint::enum_value && v.string_value && (v.open_enum || ctx_.sdk_tolerance)) {
+      // Seed 003: an unknown string on an open enum is conformant, with a warning. In
+      // sdk-tolerance scenarios every unknown enum string is there on purpose: a note.
+      add(ctx_.sdk_tolerance ? Severity::note : Severity::warning, frame.line, "frame.unknown-enum",
+          fmt::format("{}: {} ({}; schema {})", v.path, v.message, what, v.schema_location));
+      continue;
+    }
+    if (++reported > kMaxPerFrame) continue;
+    add(Severity::error, frame.line, "frame.schema", fmt::format("{}: {} ({}; schema {})", v.path, v.message, what, v.schema_location));
+  }
+  if (reported > kMaxPerFrame) {
+    add(Severity::error, frame.line, "frame.schema",
+        fmt::format("{} more schema violations in this frame not shown ({})", reported - kMaxPerFrame, what));
+  }
+  return true;
+}
+
+bool TranscriptChecker::check_error(const Frame& frame, const json::value& value) {
+  const schema::Bundle& bundle = *ctx_.schema;
+  const json::value& error = value.get_object().at("error");
+  bool checked = false;
+  constexpr std::string_view kErrorObject = "#/$defs/ErrorObject";
+  if (bundle.has(kErrorObject)) {
+    checked = validate_part(frame, std::string(kErrorObject), error, "error", "error response");
+  }
+  if (!bundle.has_error_table()) return checked;
+  const json::value* code = error.get_object().if_contains("code");
+  if (!code || !code->is_int64()) return checked;  // frame.error says so
+  const schema::ErrorEntry* entry = bundle.error(code->get_int64());
+  if (!entry) {
+    add(ctx_.sdk_tolerance ? Severity::note : Severity::warning, frame.line, "frame.unknown-error-code",
+        fmt::format("error code {} is not in the schema bundle's errors table", code->get_int64()));
+    return true;
+  }
+  if (entry->kind.empty()) return true;
+  std::string allowed = fmt::format("\"{}\"", entry->kind);
+  for (std::size_t i = 0; i < entry->override_kinds.size(); ++i) {
+    allowed += fmt::format("{}\"{}\"", i + 1 == entry->override_kinds.size() ? " or " : ", ", entry->override_kinds[i]);
+  }
+  const json::value* kind = error_data(value, "kind");
+  if (!kind) {
+    add(Severity::error, frame.line, "frame.error-kind",
+        fmt::format("error {} carries no data.kind; the errors table gives {} for it", entry->code, allowed));
+  } else if (!is_json_string(*kind) ||
+             (kind->get_string() != entry->kind &&
+              std::find(entry->override_kinds.begin(), entry->override_kinds.end(), kind->get_string()) ==
+                  entry->override_kinds.end())) {
+    add(Severity::error, frame.line, "frame.error-kind",
+        fmt::format("error {} carries data.kind {}; the errors table gives {} for it", entry->code,
+                    json::serialize(*kind), allowed));
+  }
+  return true;
 }
 
 void TranscriptChecker::finish() {

@@ -62,6 +62,7 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
   detail::TranscriptContext ctx;
   ctx.file = files->transcript.string();
   ctx.schema = options.schema ? &*options.schema : nullptr;
+  ctx.counts = &report;
   ctx.session_rules = !ends_with(files->transcript.filename().string(), "-legs.ndjson");
 
   // The manifest: read first, because the frame limit and the provenance come from it.
@@ -83,10 +84,24 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
     parse = parse_manifest(value);
     ctx.frame_limit = parse->manifest.frame_limit_bytes;
     ctx.sdk_tolerance = parse->manifest.is_sdk_tolerance();
+    if (options.bundles) {
+      const std::string& pin = parse->manifest.fingerprint;
+      ctx.schema = options.bundles->find(pin);
+      if (!ctx.schema) {
+        ctx.schema = &options.bundles->stable();
+        manifest_findings.push_back(Finding{
+            Severity::note, files->manifest->string(), detail::line_of_path(text, "fingerprint"), "manifest.bundle",
+            fmt::format("no bundle under {} has fingerprint {}: validated against the stable bundle {}",
+                        options.bundles->dir(), pin.empty() ? "(none)" : pin, ctx.schema->file())});
+      }
+    }
   } else if (!bare) {
     manifest_findings.push_back(Finding{Severity::error, (files->dir / "manifest.json").string(), 0,
                                         "manifest.missing", "scenario folder has no manifest.json"});
   }
+
+  if (options.bundles && !ctx.schema) ctx.schema = &options.bundles->stable();  // no manifest
+  if (ctx.schema) report.bundle = ctx.schema->file();
 
   std::vector<Finding> transcript_findings;
   const std::size_t problems_before = report.problems.size();
