@@ -7,9 +7,9 @@
 #include "msptk/differ/signature.hpp"
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/playback/member_scan.hpp"
-#include "msptk/recorder/redactor.hpp"
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/framing.hpp"
+#include "msptk/transcript/redaction.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -270,7 +270,7 @@ class Player {
       std::string_view expected = d.expected ? std::string_view(*d.expected) : std::string_view();
       const bool quoted = expected.size() > 2 && expected.front() == '"' && expected.back() == '"';
       const std::string placeholder(quoted ? expected.substr(1, expected.size() - 2) : std::string_view());
-      if (!quoted || !recorder::is_redaction_placeholder(placeholder)) {
+      if (!quoted || !is_redaction_placeholder(placeholder)) {
         kept.push_back(std::move(d));
         continue;
       }
