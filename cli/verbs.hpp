@@ -34,6 +34,7 @@ Runner setup_serve_fixture(CLI::App& app);
 Runner setup_replay(CLI::App& app);
 Runner setup_check(CLI::App& app);
 Runner setup_wire_log(CLI::App& app);
+Runner setup_coverage(CLI::App& app);
 Runner setup_review(CLI::App& app);
 
 // Runs the command line; main() only calls this.
