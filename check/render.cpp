@@ -58,7 +58,9 @@ std::optional<std::string> first_divergence(const DiffReport& report) {
   return std::nullopt;
 }
 
-std::string result_line(const ScenarioOutcome& o) {
+namespace {
+
+std::string status_line(const ScenarioOutcome& o) {
   const std::string id = o.id();
   switch (o.status) {
     case Status::pass:
@@ -73,6 +75,15 @@ std::string result_line(const ScenarioOutcome& o) {
   }
   return id;
 }
+
+}  // namespace
+
+std::string result_line(const ScenarioOutcome& o) {
+  std::string line = status_line(o);
+  if (!o.pending.empty()) line += fmt::format(" [candidate: {}]", o.pending);
+  return line;
+}
+
 
 std::string summary_line(const CheckSummary& s) {
   std::string line = fmt::format("{} passed, {} failed, {} skipped", s.passed, s.failed, s.skipped);

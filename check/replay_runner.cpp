@@ -4,6 +4,7 @@
 #include "msptk/differ/render.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/playback/replay.hpp"
+#include "msptk/review/candidates.hpp"
 #include "msptk/transcript/scenario.hpp"
 
 #include <boost/json.hpp>
@@ -132,6 +133,18 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
     if (!report) return errored(std::move(outcome), report.error());
     outcome.diff = msptk::to_json(*report);
     diff = std::move(*report);
+  }
+
+  // --update: keep a recording that is not identical as the review candidate.
+  if (options_.update && diff) {
+    if (diff->verdict() == Verdict::identical) {
+      if (auto discarded = review::discard_candidate(task.dir); !discarded)
+        return errored(std::move(outcome), discarded.error());
+    } else {
+      auto stored = review::store_candidate(task.dir, record_dir);
+      if (!stored) return errored(std::move(outcome), stored.error());
+      outcome.pending = stored->string();
+    }
   }
 
   const bool divergent = diff && diff->verdict() == Verdict::divergent;

@@ -136,6 +136,7 @@ Result<ScenarioOutcome> outcome_from_json(const json::value& value, const std::s
   }
   o.replay = m.any("replay");
   o.diff = m.any("diff");
+  if (json::value pending = m.any("pending"); pending.is_string()) o.pending = std::string(pending.get_string());
   return o;
 }
 
@@ -157,7 +158,8 @@ json::value to_json(const ScenarioOutcome& o) {
                       {"validation", std::move(validation)},
                       {"replay", o.replay},
                       {"diff", o.diff},
-                      {"recording", o.recording.empty() ? json::value(nullptr) : text(o.recording)}};
+                      {"recording", o.recording.empty() ? json::value(nullptr) : text(o.recording)},
+                      {"pending", o.pending.empty() ? json::value(nullptr) : text(o.pending)}};
 }
 
 json::value to_json(const CheckReport& report) {

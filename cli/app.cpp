@@ -38,6 +38,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_check);
   add(&setup_wire_log);
   add(&setup_coverage);
+  add(&setup_review);
 
   try {
     app.parse(argc, argv);

@@ -42,6 +42,7 @@ struct CheckCli {
   int timeout_ms = 10000;
   int close_timeout_ms = 5000;
   process::EnvironmentOptions environment;
+  bool update = false;
 };
 
 // Where the recordings go: --keep DIR (must be new or empty), else a temporary folder removed
@@ -127,7 +128,13 @@ Result<void> write_reports(const CheckCli& cli, const check::CheckReport& report
 
 int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
   for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << warning << "\n";
-  io.out << check::summary_line(report.summary()) << "\n" << std::flush;
+  io.out << check::summary_line(report.summary()) << "\n";
+  std::size_t pending = 0;
+  for (const check::ScenarioOutcome& outcome : report.scenarios) pending += outcome.pending.empty() ? 0 : 1;
+  if (pending)
+    io.out << fmt::format("{} candidate{} pending review: msptk review {}\n", pending, pending == 1 ? "" : "s",
+                          fmt::join(report.corpora, " "));
+  io.out << std::flush;
   if (auto written = write_reports(cli, report); !written) return report_error(io, written.error());
   return report.exit_code();
 }
@@ -157,7 +164,7 @@ int run_check(const CheckCli& cli, Streams io) {
                                       {!cli.shard.empty(), "--shard"}, {!cli.baseline.empty(), "--baseline"},
                                       {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
                                       {cli.close_timeout_ms != 5000, "--close-timeout-ms"},
-                                      {cli.environment.hermetic, "--hermetic"}, {!cli.environment.env.empty(), "--env"},
+                                      {cli.environment.hermetic, "--hermetic"}, {cli.update, "--update"}, {!cli.environment.env.empty(), "--env"},
                                       {!cli.environment.env_files.empty(), "--env-file"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
     return run_merge(cli, io);
@@ -205,6 +212,7 @@ int run_check(const CheckCli& cli, Streams io) {
                                                        "empty it first)", plan->keep_dir.string())));
   }
   runner_options.environment = std::move(*plan);
+  runner_options.update = cli.update;
   auto recordings = RecordingsFolder::make(cli.keep);
   if (!recordings) return report_error(io, recordings.error());
   runner_options.recordings = recordings->path();
@@ -265,6 +273,9 @@ Runner setup_check(CLI::App& app) {
       ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(10000)
       ->type_name("T");
+  sub->add_flag("--update", cli->update,
+               "Keep every recording that is not identical to its golden scenario as <scenario>/.pending/ for "
+               "msptk review");
   sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
                   "How long a host may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
       ->check(CLI::Range(1, 86400000).description(""))

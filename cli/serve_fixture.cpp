@@ -25,6 +25,7 @@ namespace {
 struct ServeFixtureCli {
   std::string transcript;
   MaskOptions mask;
+  bool accept_redacted = false;
   std::optional<int> exit_code;
   std::size_t stderr_lines = 0;
 };
@@ -50,6 +51,7 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   if (!script) return report_error(io, script.error());
   auto spec = mask_spec_for(script->scenario, cli.mask);
   if (!spec) return report_error(io, spec.error());
+  spec->accept_redacted = cli.accept_redacted;
 
   process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
   // A client that stops its host with a signal instead of closing stdin still gets the report.
@@ -85,6 +87,9 @@ Runner setup_serve_fixture(CLI::App& app) {
                                      "The scenario folder to play (or a transcript.ndjson / *-legs.ndjson inside one)")
                          ->type_name("DIR");
   add_mask_options(*sub, cli->mask);
+  sub->add_flag("--accept-redacted", cli->accept_redacted,
+                "Let a client's real value match a recorded \"<redacted:N>\" placeholder (record --redact); the "
+                "same N must always get the same value");
   auto* exit_code = sub->add_option("--exit-code", cli->exit_code,
                                     "Do not play anything: write --stderr-lines diagnostic lines to stderr, nothing to "
                                     "stdout, and exit with N (tests a client's spawn-failure path)")

@@ -1,6 +1,7 @@
 // The player of serve-fixture: matches the client's frames against the recorded client lines
 // one at a time and answers each match with the recorded server lines that follow it.
 #include "msptk/playback/serve_fixture.hpp"
+
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/signature.hpp"
@@ -8,6 +9,7 @@
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/framing.hpp"
+#include "msptk/transcript/redaction.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -88,7 +90,9 @@ class Player {
  public:
   Player(const FixtureScript& script, const MaskSpec& mask, ByteSink& sink, ServeFixtureReport& report)
       : script_(script), frames_(script.frames), facts_(study(script.frames)), comparer_(mask), sink_(sink),
-        report_(report) {}
+        report_(report) {
+    redacted_.accept = mask.accept_redacted;
+  }
 
   // Writes the server lines before the first client line. False when the run failed.
   bool open() { return answer(); }
@@ -246,7 +250,7 @@ class Player {
       return m;
     }
     FrameComparison c = comparer_.compare(expected, received);
-    if (c.outcome == FrameOutcome::divergent) {
+    if (c.outcome == FrameOutcome::divergent && !settle_redacted(c.divergences)) {
       m.problem = ServeProblem::frame_divergence;
       m.divergences = std::move(c.divergences);
       return m;
@@ -254,6 +258,39 @@ class Player {
     const MemberScan scan = scan_members(received.json_text());
     if (auto id = scan.token(received.json_text(), "id")) m.id_token = std::string(*id);
     return m;
+  }
+
+  // Divergences where the recording holds a redaction placeholder (record --redact): with
+  // --accept-redacted the client's value is paired with the placeholder (one value per N) and
+  // the divergence goes; otherwise its note says why. True when no divergence is left.
+  bool settle_redacted(std::vector<PathDivergence>& divergences) {
+    std::vector<PathDivergence> kept;
+    bool settled = false;
+    for (PathDivergence& d : divergences) {
+      std::string_view expected = d.expected ? std::string_view(*d.expected) : std::string_view();
+      const bool quoted = expected.size() > 2 && expected.front() == '"' && expected.back() == '"';
+      const std::string placeholder(quoted ? expected.substr(1, expected.size() - 2) : std::string_view());
+      if (!quoted || !is_redaction_placeholder(placeholder)) {
+        kept.push_back(std::move(d));
+        continue;
+      }
+      auto add_note = [&](const std::string& note) { d.note = d.note.empty() ? note : d.note + "; " + note; };
+      if (!redacted_.accept) {
+        add_note(fmt::format("the recorded value was redacted ({}, record --redact): --accept-redacted pairs it "
+                             "with the client's value",
+                             placeholder));
+      } else if (!d.actual) {
+        add_note(fmt::format("the recorded value was redacted ({}) and the client sent none", placeholder));
+      } else if (auto [it, fresh] = redacted_.pairs.try_emplace(placeholder, *d.actual); !fresh && it->second != *d.actual) {
+        add_note(fmt::format("{} was paired with {} earlier", placeholder, it->second));
+      } else {
+        settled = true;
+        continue;
+      }
+      kept.push_back(std::move(d));
+    }
+    divergences = std::move(kept);
+    return settled && divergences.empty();
   }
 
   // The members of an object prefix whose values end inside it, parsed; nullopt if one does not parse.
@@ -348,6 +385,10 @@ class Player {
   const std::vector<Frame>& frames_;
   std::vector<FrameFacts> facts_;
   FrameComparer comparer_;
+  struct {
+    bool accept = false;
+    std::map<std::string, std::string> pairs;  // placeholder -> the client's value (compact JSON)
+  } redacted_;
   ByteSink& sink_;
   ServeFixtureReport& report_;
   std::size_t next_ = 0;        // the next recorded line to play

@@ -91,15 +91,6 @@ std::string_view dir_name(Direction dir) { return dir == Direction::client ? "cl
 
 }  // namespace
 
-std::string redaction_placeholder(std::size_t n) { return fmt::format("<redacted:{}>", n); }
-
-bool is_redaction_placeholder(std::string_view text) {
-  constexpr std::string_view prefix = "<redacted:";
-  if (text.size() <= prefix.size() + 1 || text.substr(0, prefix.size()) != prefix || text.back() != '>') return false;
-  std::string_view digits = text.substr(prefix.size(), text.size() - prefix.size() - 1);
-  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 Result<Redactor> Redactor::create(const std::vector<std::string>& paths) {
   Redactor redactor;
   for (const std::string& text : paths) {

@@ -32,6 +32,8 @@ Result<std::vector<fs::path>> list_corpus(const fs::path& corpus) {
   fs::directory_iterator it(corpus, ec);
   if (ec) return Error::unreadable(corpus.string(), fmt::format("cannot list folder: {}", ec.message()));
   for (const auto& entry : it) {
+    // `.pending` holds a review candidate (check --update), never a scenario of the corpus.
+    if (entry.path().filename() == ".pending") continue;
     if (entry.is_directory(ec) && fs::exists(entry.path() / "manifest.json", ec)) out.push_back(entry.path());
   }
   std::sort(out.begin(), out.end());

@@ -45,7 +45,7 @@ std::string schema_line(const ValidationSummary& s) {
   std::string rules;
   for (const auto& [rule, n] : s.rules) {
     static const std::set<std::string, std::less<>> kSchemaRules = {
-        "frame.schema", "frame.unknown-enum", "frame.unknown-method", "frame.error-kind", "frame.unknown-error-code",
+        "frame.schema", "frame.redacted", "frame.unknown-enum", "frame.unknown-method", "frame.error-kind", "frame.unknown-error-code",
         "manifest.bundle"};
     if (!kSchemaRules.contains(rule)) continue;
     rules += fmt::format("{}{} {}", rules.empty() ? "" : ", ", rule, n);

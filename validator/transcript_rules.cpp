@@ -1,6 +1,8 @@
 #include "transcript_rules.hpp"
 
+#include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/redaction.hpp"
 #include "msptk/transcript/writer.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -374,13 +376,50 @@ void TranscriptChecker::check_schema(const Frame& frame, const json::value& valu
   if (ctx_.counts) ++(checked ? ctx_.counts->schema_checked : ctx_.counts->envelope_only);
 }
 
+namespace {
+
+// The locations (in the schema validator's spelling: root, .member, [index]) of the redaction
+// placeholders under `value` (record --redact).
+void find_placeholders(const json::value& value, const std::string& location, std::vector<std::string>& out) {
+  if (const json::string* s = value.if_string(); s && !is_exact_number(value) && is_redaction_placeholder(*s)) {
+    out.push_back(location);
+  } else if (value.is_object()) {
+    for (const auto& member : value.get_object()) find_placeholders(member.value(), append_member(location, member.key()), out);
+  } else if (value.is_array()) {
+    const json::array& array = value.get_array();
+    for (std::size_t i = 0; i < array.size(); ++i) find_placeholders(array[i], append_index(location, i), out);
+  }
+}
+
+// The placeholder location `path` is at or under, if any.
+const std::string* redacted_at(const std::vector<std::string>& placeholders, const std::string& path) {
+  for (const std::string& location : placeholders) {
+    if (path.compare(0, location.size(), location) != 0) continue;
+    if (path.size() == location.size() || path[location.size()] == '.' || path[location.size()] == '[') return &location;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 bool TranscriptChecker::validate_part(const Frame& frame, const std::string* pointer,
                                       const json::value& instance, std::string_view root, const std::string& what) {
   if (!pointer) return false;
   constexpr std::size_t kMaxPerFrame = 10;
   const std::vector<schema::Violation> violations = ctx_.schema->validate(*pointer, instance, root);
+  std::vector<std::string> placeholders, noted;
+  if (!violations.empty()) find_placeholders(instance, std::string(root), placeholders);
   std::size_t reported = 0;
   for (const schema::Violation& v : violations) {
+    if (const std::string* location = redacted_at(placeholders, v.path)) {
+      // record --redact replaced the value: the schema cannot judge the placeholder.
+      if (std::find(noted.begin(), noted.end(), *location) != noted.end()) continue;
+      noted.push_back(*location);
+      add(Severity::note, frame.line, "frame.redacted",
+          fmt::format("{}: the recorded value is redacted, not checked against the schema ({}; {})", *location,
+                      v.message, what));
+      continue;
+    }
     if (v.constraint == schema::Constraint::enum_value && v.string_value && (v.open_enum || ctx_.sdk_tolerance)) {
       // Seed 003: an unknown string on an open enum is conformant, with a warning. In
       // sdk-tolerance scenarios every unknown enum string is there on purpose: a note.

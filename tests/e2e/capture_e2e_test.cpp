@@ -218,6 +218,32 @@ TEST(CaptureE2E, RedactionKeepsSecretsOffTheDiskAndTheWireUntouched) {
   EXPECT_EQ(validate.exit.code, 0) << validate.out << validate.err;
 }
 
+TEST(CaptureE2E, ServeFixturePlaysARedactedScenarioOnlyWhenToldToAcceptRedactedValues) {
+  TempDir tmp;
+  Recording r = record(tmp, account_session(), {"--redact", "params.apiKey"});
+  ASSERT_EQ(r.run.exit.code, 0) << r.run.err;
+  // A client with the real key: without --accept-redacted its key is a divergence that says why.
+  CommandRun refused = run_command({fake_client_bin(), "--transcript", (tmp / "script.ndjson").string(), "--",
+                                    msptk_bin(), "serve-fixture", "--transcript", r.dir.string()});
+  EXPECT_EQ(refused.exit.code, 1) << refused.err;
+  EXPECT_NE(refused.err.find("the recorded value was redacted (<redacted:1>, record --redact): --accept-redacted"),
+            std::string::npos)
+      << refused.err;
+  CommandRun accepted = run_command({fake_client_bin(), "--transcript", (tmp / "script.ndjson").string(), "--report",
+                                     (tmp / "played.json").string(), "--", msptk_bin(), "serve-fixture",
+                                     "--transcript", r.dir.string(), "--accept-redacted"});
+  EXPECT_EQ(accepted.exit.code, 0) << accepted.err;
+  EXPECT_NE(accepted.err.find("serveFixtureComplete"), std::string::npos) << accepted.err;
+  // The same placeholder must get the same value: another key on line 6 diverges.
+  auto script = account_session();
+  script[5].second = R"({"jsonrpc":"2.0","id":3,"method":"session/start","params":{"apiKey":"sk-other","title":"h\u00e9llo"}})";
+  write_transcript(tmp / "other-key.ndjson", script);
+  CommandRun other = run_command({fake_client_bin(), "--transcript", (tmp / "other-key.ndjson").string(), "--",
+                                  msptk_bin(), "serve-fixture", "--transcript", r.dir.string(), "--accept-redacted"});
+  EXPECT_EQ(other.exit.code, 1) << other.err;
+  EXPECT_NE(other.err.find("<redacted:1> was paired with"), std::string::npos) << other.err;
+}
+
 TEST(CaptureE2E, WireLogRebuildsTheTranscriptsFrames) {
   TempDir tmp;
   const fs::path wire = tmp / "session.wire";

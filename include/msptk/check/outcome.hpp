@@ -55,6 +55,7 @@ struct ScenarioOutcome {
   boost::json::value replay;        // the live replay's result, null when not replayed (docs/check-json.md)
   boost::json::value diff;          // the recording vs the golden scenario (docs/diff-json.md), null when not diffed
   std::string recording;            // the kept recording folder (--keep), "" when not kept
+  std::string pending;              // check --update: the candidate left in <scenario>/.pending/, "" when none
   bool in_baseline = false;
 
   std::string id() const { return corpus + "/" + scenario; }

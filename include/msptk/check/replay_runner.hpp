@@ -42,6 +42,10 @@ struct ReplayRunnerOptions {
   // The hosts' environment; with --hermetic --keep-env DIR each host's folders go to
   // DIR/<corpus>/<scenario>/.
   process::EnvironmentPlan environment;
+  // check --update: a recording that is not identical to the golden scenario is kept as the
+  // review candidate <scenario>/.pending/ (review/candidates.hpp); an identical one removes an
+  // old candidate and leaves nothing behind.
+  bool update = false;
 };
 
 class ReplayRunner final : public ScenarioRunner {

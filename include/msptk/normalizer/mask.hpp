@@ -37,6 +37,9 @@ std::optional<MaskMode> parse_mask_mode(std::string_view text);
 struct MaskSpec {
   std::vector<JsonPath> declared;
   MaskMode mode = MaskMode::unify;
+  // serve-fixture --accept-redacted: a recorded "<redacted:N>" (record --redact) matches the
+  // value the client sends there, the same N always the same value.
+  bool accept_redacted = false;
 
   bool declares(std::string_view path) const;
 };

@@ -19,6 +19,7 @@
 #include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/error.hpp"
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/redaction.hpp"
 
 #include <cstdint>
 #include <map>
@@ -66,10 +67,5 @@ class Redactor {
   std::set<std::string> account_server_requests_;    // id keys of server account/* requests
   std::vector<CredentialWarning> warnings_;
 };
-
-// The placeholder of the N-th distinct value: "<redacted:N>".
-std::string redaction_placeholder(std::size_t n);
-// True when `text` is a placeholder ("<redacted:" digits ">").
-bool is_redaction_placeholder(std::string_view text);
 
 }  // namespace msptk::recorder
