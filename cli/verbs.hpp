@@ -33,8 +33,19 @@ Runner setup_record(CLI::App& app);
 Runner setup_serve_fixture(CLI::App& app);
 Runner setup_replay(CLI::App& app);
 Runner setup_check(CLI::App& app);
+Runner setup_staleness(CLI::App& app);
+Runner setup_repin(CLI::App& app);
+Runner setup_regen(CLI::App& app);
 
-// Runs the command line; main() only calls this.
+// Options shared by the corpus maintenance verbs (cli/staleness.cpp).
+void add_root_option(CLI::App& sub, std::string& root);
+void add_bundles_option(CLI::App& sub, std::vector<std::string>& bundles);
+
+// Runs the command line; main() only calls this. Invoked as `muse-conformance` (argv[0]'s
+// basename) or as `msptk conformance ...`, it runs run_conformance.
 int run(int argc, const char* const* argv, Streams io);
+
+// The muse-conformance command line (cli/conformance.cpp); `name` is how it was invoked.
+int run_conformance(int argc, const char* const* argv, Streams io, const std::string& name);
 
 }  // namespace msptk::cli

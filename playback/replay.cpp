@@ -132,7 +132,8 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     unify.mode = MaskMode::unify;
     twin.emplace(std::move(unify));
   }
-  playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file};
+  playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,
+                                 options.keep_going};
   playback::run_session(*frames, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
   result.host_stderr_tail = link.stderr_tail();
 

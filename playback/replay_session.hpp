@@ -72,6 +72,7 @@ struct SessionConfig {
   int timeout_ms = 10000;
   std::string expected_file;  // the scenario's transcript
   std::string actual_file;    // OUT/transcript.ndjson, or "live session"
+  bool keep_going = false;    // a divergent frame does not stop the run (ReplayOptions::keep_going)
 };
 
 // Walks `frames` against the host, filling result (report entries and counts, problem,
