@@ -1,5 +1,6 @@
-# Two entry points for a fresh machine: `make demo` and `make test`.
-# Both install missing Debian packages first, then build into build/ (binary: build/bin/msptk).
+# `make demo` and `make test` (on a machine without make: `./msptk-dev demo|test`, which
+# installs make first). Both install missing Debian packages, then build into build/
+# (binary: build/bin/msptk).
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MSPTK := build/bin/msptk

@@ -100,6 +100,8 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.record_dir = record_dir;
   replay.timeout_ms = options_.timeout_ms;
   replay.registry = options_.registry;
+  replay.environment = options_.environment;
+  if (!replay.environment.keep_dir.empty()) replay.environment.keep_dir /= fs::path(task.corpus) / task.scenario;
   // Several replays run at once: none may own the process's signal handlers (replay's
   // SignalPipe is one per process); SIGPIPE stays ignored for the runner's lifetime.
   ReplayEnv env = ReplayEnv::system();

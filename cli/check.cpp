@@ -2,6 +2,7 @@
 // embedded canned host by default, or --host), diff the recording with the golden scenario, and
 // print one line per scenario plus a summary; JUnit and JSON reports for CI.
 // `msptk check --merge-reports REPORT.json...`: the reports of the shards of one run as one.
+#include "environment_options.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -39,6 +40,7 @@ struct CheckCli {
   std::string baseline;
   std::string keep;
   int timeout_ms = 10000;
+  process::EnvironmentOptions environment;
 };
 
 // Where the recordings go: --keep DIR (must be new or empty), else a temporary folder removed
@@ -152,7 +154,9 @@ int run_check(const CheckCli& cli, Streams io) {
     if (!cli.corpora.empty()) return usage(io, "--merge-reports takes report files, not CORPUS folders");
     for (const auto& [given, name] : {std::pair{!cli.host.empty(), "--host"}, {cli.jobs != 1, "--jobs"},
                                       {!cli.shard.empty(), "--shard"}, {!cli.baseline.empty(), "--baseline"},
-                                      {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"}})
+                                      {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
+                                      {cli.environment.hermetic, "--hermetic"}, {!cli.environment.env.empty(), "--env"},
+                                      {!cli.environment.env_files.empty(), "--env-file"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
     return run_merge(cli, io);
   }
@@ -190,6 +194,15 @@ int run_check(const CheckCli& cli, Streams io) {
     options.host = "embedded canned host (msptk serve-fixture --transcript SCENARIO)";
     runner_options.host = [self = *self](const check::ScenarioTask& task) { return check::canned_host_argv(self, task.dir); };
   }
+  auto plan = environment_plan(cli.environment);
+  if (!plan) return report_error(io, plan.error());
+  if (!plan->keep_dir.empty()) {
+    std::error_code ec;
+    if (fs::exists(plan->keep_dir, ec) && (!fs::is_directory(plan->keep_dir, ec) || !fs::is_empty(plan->keep_dir, ec)))
+      return report_error(io, Error::usage(fmt::format("--keep-env {}: not an empty folder (choose a new folder, or "
+                                                       "empty it first)", plan->keep_dir.string())));
+  }
+  runner_options.environment = std::move(*plan);
   auto recordings = RecordingsFolder::make(cli.keep);
   if (!recordings) return report_error(io, recordings.error());
   runner_options.recordings = recordings->path();
@@ -249,6 +262,7 @@ Runner setup_check(CLI::App& app) {
       ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(10000)
       ->type_name("T");
+  add_environment_options(*sub, cli->environment);
   sub->add_option("--merge-reports", cli->merge_reports,
                   "Merge the --json reports of the shards of a run (then only --junit and --json apply)")
       ->type_name("REPORT.json");

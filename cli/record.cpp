@@ -1,6 +1,7 @@
 // msptk record --out DIR [options] -- HOST [ARGS...]: tee a live stdio session into a scenario.
 // Silent on success: stdout and stderr belong to the host's session. The exit status is the
 // host's (128+N for signal N); msptk's own failures use the exit-code contract.
+#include "environment_options.hpp"
 #include "verbs.hpp"
 
 #include "msptk/normalizer/path.hpp"
@@ -21,7 +22,16 @@ bool is_fingerprint(std::string_view text) {
   return true;
 }
 
-int run_record(const recorder::RecordOptions& options, Streams io) {
+struct RecordCli {
+  recorder::RecordOptions options;
+  process::EnvironmentOptions environment;
+};
+
+int run_record(const RecordCli& cli, Streams io) {
+  auto plan = environment_plan(cli.environment);
+  if (!plan) return report_error(io, plan.error());
+  recorder::RecordOptions options = cli.options;
+  options.environment = std::move(*plan);
   for (const auto& path : options.normalize) {
     if (auto parsed = JsonPath::parse(path); !parsed) return report_error(io, Error::usage(parsed.error().message));
   }
@@ -31,6 +41,9 @@ int run_record(const recorder::RecordOptions& options, Streams io) {
   recorder::RecordEnv env = recorder::RecordEnv::system();
   auto outcome = recorder::record(options, env);
   if (!outcome) return report_error(io, outcome.error());
+  for (const auto& warning : outcome->warnings)
+    io.err << fmt::format("msptk: warning: {}:{}: {}\n", (outcome->dir / "transcript.ndjson").string(), warning.line,
+                          warning.message);
   if (outcome->recording_failure) {
     io.err.flush();
     return report_error(io, *outcome->recording_failure);
@@ -41,7 +54,8 @@ int run_record(const recorder::RecordOptions& options, Streams io) {
 }  // namespace
 
 Runner setup_record(CLI::App& app) {
-  auto options = std::make_shared<recorder::RecordOptions>();
+  auto cli = std::make_shared<RecordCli>();
+  recorder::RecordOptions* options = &cli->options;
   CLI::App* sub = app.add_subcommand(
       "record", "Spawn HOST and tee its stdio session into the scenario folder DIR (use -- before HOST)");
   sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty)")->required();
@@ -57,9 +71,18 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--fingerprint", options->fingerprint,
                   "schema fingerprint to pin when the host's initialize result carries none");
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
+  sub->add_option("--redact", options->redact,
+                  "Replace the value at PATH (normalize's path grammar: params.apiKey, params.headers.*) with "
+                  "\"<redacted:N>\" before it is written (repeatable); forwarded bytes are untouched")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
+  sub->add_option("--wire-log", options->wire_log,
+                  "Also write every chunk read, as read, to FILE: one JSON line each (see msptk wire-log)")
+      ->type_name("FILE");
+  add_environment_options(*sub, cli->environment);
   sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell")
       ->required();
-  return [options](Streams io) { return run_record(*options, io); };
+  return [cli](Streams io) { return run_record(*cli, io); };
 }
 
 }  // namespace msptk::cli

@@ -1,5 +1,6 @@
 // msptk replay --transcript DIR [options] -- HOST [ARGS...]: play a scenario's client side
 // against a live host and check that it answers as recorded (seed 003, MATCHING.md §7).
+#include "environment_options.hpp"
 #include "masking.hpp"
 #include "verbs.hpp"
 
@@ -18,6 +19,7 @@ struct ReplayCli {
   int timeout_ms = 10000;
   MaskOptions mask;
   std::string format = "text";
+  process::EnvironmentOptions environment;
   std::vector<std::string> host;
 };
 
@@ -27,6 +29,9 @@ int run_replay(const ReplayCli& cli, Streams io) {
   options.host_argv = cli.host;
   if (!cli.record.empty()) options.record_dir = cli.record;
   options.timeout_ms = cli.timeout_ms;
+  auto plan = environment_plan(cli.environment);
+  if (!plan) return report_error(io, plan.error());
+  options.environment = std::move(*plan);
   options.mask = parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify);
   options.extra_paths = cli.mask.paths;
   if (!cli.mask.registry.empty()) {
@@ -71,6 +76,7 @@ Runner setup_replay(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text")
       ->type_name("FORMAT");
+  add_environment_options(*sub, cli->environment);
   sub->add_option("HOST", cli->host, "HOST [ARGS...]: the host command, spawned without a shell")->required();
   return [cli](Streams io) { return run_replay(*cli, io); };
 }

@@ -88,10 +88,15 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
         fmt::format("{} not replayed: replay plays the main transcript only (a legs file is another connection)",
                     leg.string()));
 
+  auto host_env = process::HostEnvironment::prepare(options.environment, result.host_argv.front(),
+                                                    recorder::pinned_environment(pins));
+  if (!host_env) return host_env.error();
+
   playback::LiveSink sink;
   std::optional<playback::ReplayRecording> recording;
   if (options.record_dir) {
-    auto started = playback::ReplayRecording::start(*options.record_dir, manifest, result.host_argv, *env.clock, sink);
+    auto started = playback::ReplayRecording::start(*options.record_dir, manifest, result.host_argv,
+                                                    {host_env->hermetic(), host_env->given_names()}, *env.clock, sink);
     if (!started) return started.error();
     recording.emplace(std::move(*started));
     result.record_dir = options.record_dir;
@@ -108,7 +113,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
 
   process::SpawnSpec spawn;
   spawn.argv = result.host_argv;
-  spawn.env = recorder::pinned_environment(pins);
+  host_env->apply(spawn);
   auto host = env.spawn(spawn);
   if (!host) {
     if (recording) recording->abandon();

@@ -41,6 +41,7 @@ Result<void> LiveSink::append(Direction dir, std::string_view bytes) {
 
 Result<ReplayRecording> ReplayRecording::start(const fs::path& out, const Manifest& source,
                                                const std::vector<std::string>& host_argv,
+                                               const recorder::EnvironmentSummary& environment,
                                                const recorder::Clock& clock, LiveSink& sink) {
   std::error_code ec;
   ReplayRecording r;
@@ -62,6 +63,7 @@ Result<ReplayRecording> ReplayRecording::start(const fs::path& out, const Manife
   r.info_.host_argv = host_argv;
   r.info_.started_at = recorder::format_utc(clock.now());
   r.info_.fingerprint_source = "none";
+  r.info_.environment = environment;
 
   auto writer = TranscriptWriter::create(out / "transcript.ndjson", kPrivateFile);
   if (!writer) {

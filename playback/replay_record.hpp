@@ -45,7 +45,8 @@ class ReplayRecording {
   // Prepares OUT (created 0700, must be empty), opens its transcript into `sink` and writes the
   // first manifest: `source`'s, renamed after OUT, host-generated over stdio, with `capture`.
   static Result<ReplayRecording> start(const std::filesystem::path& out, const Manifest& source,
-                                       const std::vector<std::string>& host_argv, const recorder::Clock& clock,
+                                       const std::vector<std::string>& host_argv,
+                                       const recorder::EnvironmentSummary& environment, const recorder::Clock& clock,
                                        LiveSink& sink);
   ReplayRecording(ReplayRecording&&) noexcept;
   ReplayRecording& operator=(ReplayRecording&&) = delete;

@@ -138,7 +138,7 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
   auto program = resolve_program(spec.argv.front());
   if (!program) return program.error();
 
-  bp::environment env = boost::this_process::environment();
+  bp::environment env = spec.inherit_environment ? bp::environment(boost::this_process::environment()) : bp::environment();
   for (const auto& [key, value] : spec.env) env[key] = value;
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   const bool ignore_sigpipe = sigpipe_ignored_by_parent();

@@ -72,6 +72,23 @@ json::object capture_json(const CaptureInfo& info) {
           json::object{{"line", f.line}, {"dir", to_string(f.dir)}, {"reason", f.reason}, {"bytes", f.bytes}});
   }
   out["flagged"] = std::move(flagged);
+  json::array names;
+  for (const auto& name : info.environment.names) names.emplace_back(name);
+  out["environment"] = json::object{{"mode", info.environment.hermetic ? "hermetic" : "inherited"},
+                                    {"hermetic", info.environment.hermetic},
+                                    {"variables", std::move(names)}};
+  json::array paths, warnings;
+  std::size_t distinct = 0;
+  if (info.redactor) {
+    for (const auto& count : info.redactor->counts())
+      paths.emplace_back(json::object{{"path", count.path}, {"values", count.values}});
+    for (const auto& w : info.redactor->warnings())
+      warnings.emplace_back(json::object{{"line", w.line}, {"dir", to_string(w.dir)}, {"location", w.location},
+                                         {"method", w.method}, {"message", w.message}});
+    distinct = info.redactor->distinct_values();
+  }
+  out["redaction"] = json::object{
+      {"paths", std::move(paths)}, {"distinctValues", distinct}, {"warnings", std::move(warnings)}};
   return out;
 }
 

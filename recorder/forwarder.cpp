@@ -104,6 +104,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       return;
     }
     std::string_view chunk(buffer.data(), r.bytes);
+    if (wiring.on_chunk) wiring.on_chunk(Direction::client, chunk);  // the wire log (wirelog/)
     tee.feed(Direction::client, chunk);  // record first, then forward
     to_host.push(chunk);
     to_host.flush();
@@ -118,6 +119,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       return false;
     }
     std::string_view chunk(buffer.data(), r.bytes);
+    if (wiring.on_chunk) wiring.on_chunk(Direction::server, chunk);  // the wire log (wirelog/)
     tee.feed(Direction::server, chunk);  // record first, then forward
     to_client.push(chunk);
     to_client.flush();

@@ -4,6 +4,7 @@
 #include "msptk/process/signals.hpp"
 #include "msptk/recorder/capture.hpp"
 #include "msptk/transcript/writer.hpp"
+#include "msptk/wirelog/wire_log.hpp"
 
 #include <fmt/format.h>
 
@@ -90,6 +91,8 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (options.host_argv.empty()) return Error::usage("no HOST given: msptk record --out DIR -- HOST [ARGS...]");
   if (options.frame_limit_bytes <= 0)
     return Error::usage(fmt::format("--frame-limit-bytes must be positive, got {}", options.frame_limit_bytes));
+  if (!options.wire_log.empty() && !options.redact.empty())
+    return Error::usage("--wire-log keeps the raw bytes, secrets included: it cannot be combined with --redact");
   const std::string scenario = options.scenario.empty() ? default_scenario_id(options.out) : options.scenario;
   if (auto ok = check_scenario_id(scenario); !ok) return ok.error();
 
@@ -112,8 +115,30 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     clean_up(dir, created_dir);
     return ok.error();
   }
+  auto redactor = Redactor::create(options.redact);
+  if (!redactor) {
+    clean_up(dir, created_dir);
+    return redactor.error();
+  }
+  std::optional<wirelog::WireLogWriter> wire_log;
+  if (!options.wire_log.empty()) {
+    auto created = wirelog::WireLogWriter::create(options.wire_log);
+    if (!created) {
+      clean_up(dir, created_dir);
+      return created.error();
+    }
+    wire_log.emplace(std::move(*created));
+  }
   CaptureInfo info;
+  info.redactor = &*redactor;
   info.host_argv = expand_placeholders(options.host_argv, options);
+  auto host_env = process::HostEnvironment::prepare(options.environment, info.host_argv.front(),
+                                                    pinned_environment(options));
+  if (!host_env) {
+    clean_up(dir, created_dir);
+    return host_env.error();
+  }
+  info.environment = {host_env->hermetic(), host_env->given_names()};
   info.started_at = format_utc(env.clock->now());
   Manifest manifest = initial_manifest(options, scenario);
   manifest.capture = capture_json(info);
@@ -137,7 +162,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
 
   process::SpawnSpec spec;
   spec.argv = info.host_argv;
-  spec.env = pinned_environment(options);
+  host_env->apply(spec);
   auto host = env.spawn(spec);
   if (!host) {
     clean_up(dir, created_dir);
@@ -145,12 +170,14 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   }
 
   Tee tee(sink, static_cast<std::uint64_t>(options.frame_limit_bytes));
+  tee.redact_with(&*redactor);
   info.tee = &tee;
   Wiring wiring = env.wiring;
   wiring.stderr_copy = [&](std::string_view bytes) {
     stderr_log.write(bytes);
     if (env.wiring.stderr_copy) env.wiring.stderr_copy(bytes);
   };
+  if (wire_log) wiring.on_chunk = [&](Direction d, std::string_view chunk) { wire_log->append(d, chunk); };
   auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr);
   if (!session) return session.error();  // the host is killed and reaped by its destructor
 
@@ -172,8 +199,10 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   outcome.exit = session->exit;
   if (tee.failure()) outcome.recording_failure = tee.failure();
   else if (stderr_log.failure()) outcome.recording_failure = stderr_log.failure();
+  else if (wire_log && wire_log->failure()) outcome.recording_failure = wire_log->failure();
   if (auto ok = write_manifest(dir / "manifest.json", manifest, kPrivateFile); !ok && !outcome.recording_failure)
     outcome.recording_failure = ok.error();
+  outcome.warnings = redactor->warnings();
   outcome.manifest = std::move(manifest);
   return outcome;
 }

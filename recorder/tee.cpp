@@ -46,7 +46,9 @@ void Tee::on_frame(Direction dir, std::string_view bytes) {
   }
   ++stats.frames;
   if (failure_) return;
-  if (auto appended = sink_.append(dir, bytes); !appended) {
+  std::optional<std::string> redacted;
+  if (redactor_) redacted = redactor_->redact(dir, bytes, lines_ + 1);
+  if (auto appended = sink_.append(dir, redacted ? std::string_view(*redacted) : bytes); !appended) {
     failure_ = appended.error();
     return;
   }

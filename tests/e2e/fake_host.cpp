@@ -15,6 +15,8 @@
 //   --delay-ms D        sleep D ms before answering a client frame
 //   --exit-code N       exit status at the end (default 0)
 //   --stderr TEXT       write TEXT to stderr at the start
+//   --home-file NAME    write "written by the host" to $HOME/NAME at the start (hermetic tests);
+//                       the report's "environment" always holds the host's whole environment
 // The report is written before dying (--die-mid-frame) and at exit. A client frame that differs
 // from the transcript is reported as a mismatch, and the host exits 99.
 #include "tool_support.hpp"
@@ -25,6 +27,8 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <unistd.h>
 #include <iostream>
 
 using namespace msptk;
@@ -46,6 +50,8 @@ int main(int argc, char** argv) {
   app.add_option("--delay-ms", delay_ms);
   app.add_option("--exit-code", exit_code);
   app.add_option("--stderr", stderr_text);
+  std::string home_file;
+  app.add_option("--home-file", home_file);
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
   if (chunk == 0) chunk = 1;
@@ -56,6 +62,10 @@ int main(int argc, char** argv) {
     return 98;
   }
   if (!stderr_text.empty()) std::cerr << stderr_text << std::flush;
+  if (!home_file.empty()) {
+    const char* home = std::getenv("HOME");
+    std::ofstream(std::string(home ? home : ".") + "/" + home_file) << "written by the host\n";
+  }
 
   e2e::Inbox inbox(STDIN_FILENO, chunk);
   e2e::Checksum sent;
@@ -65,6 +75,12 @@ int main(int argc, char** argv) {
     boost::json::object env;
     for (const char* name : {"MSP_FRAME_LIMIT_BYTES", "MSP_ID_SEED", "MSP_CLOCK_START_MS"})
       env[name] = std::getenv(name) ? boost::json::value(std::getenv(name)) : boost::json::value(nullptr);
+    boost::json::object environment;
+    for (char** var = environ; *var; ++var) {
+      std::string_view item(*var);
+      const std::size_t eq = item.find('=');
+      environment[item.substr(0, eq)] = eq == std::string_view::npos ? "" : item.substr(eq + 1);
+    }
     boost::json::array args;
     for (int i = 0; i < argc; ++i) args.emplace_back(argv[i]);
     e2e::write_report(report_path, {{"received", inbox.checksum().json()},
@@ -72,6 +88,7 @@ int main(int argc, char** argv) {
                                     {"mismatch", mismatch.empty() ? boost::json::value(nullptr) : boost::json::value(mismatch)},
                                     {"clientFramesMatched", matched},
                                     {"env", env},
+                                    {"environment", environment},
                                     {"argv", args}});
   };
 

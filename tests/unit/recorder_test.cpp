@@ -173,7 +173,7 @@ struct ClientPipes {
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
       if (fd >= 0) ::close(fd);
   }
-  Wiring wiring() const { return Wiring{in[0], out[1], err[1], {}}; }
+  Wiring wiring() const { return Wiring{in[0], out[1], err[1], {}, {}}; }
   void client_writes_and_closes(std::string_view bytes) {
     EXPECT_EQ(process::write_all(in[1], bytes).error, 0);
     ::close(in[1]);

@@ -19,6 +19,7 @@
 
 #include "msptk/check/runner.hpp"
 #include "msptk/normalizer/registry.hpp"
+#include "msptk/process/host_environment.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/validator/validator.hpp"
 
@@ -37,6 +38,9 @@ struct ReplayRunnerOptions {
   int timeout_ms = 10000;            // replay: per wait for the next expected server frame
   ValidateOptions validate;
   Registry registry = Registry::builtin();
+  // The hosts' environment; with --hermetic --keep-env DIR each host's folders go to
+  // DIR/<corpus>/<scenario>/.
+  process::EnvironmentPlan environment;
 };
 
 class ReplayRunner final : public ScenarioRunner {

@@ -48,6 +48,7 @@ struct ReplayOptions {
   MaskMode mask = MaskMode::unify;                  // from normalizer/mask.hpp
   std::vector<std::string> extra_paths;             // like diff's --path (must be in the registry)
   Registry registry = Registry::builtin();
+  process::EnvironmentPlan environment;             // --hermetic, --env... (process/host_environment.hpp)
   // A divergent server frame does not stop the run: it is reported and the walk goes on (each
   // client line still waits for the server frames recorded before it), so the recording holds
   // the whole session (regen). A missing frame, an extra one or a dead host still stop it.

@@ -67,6 +67,8 @@ struct SpawnSpec {
   bool new_process_group = true;
   // Working folder of the child; msptk's own when empty.
   std::filesystem::path working_dir;
+  // false: the child gets `env` only, nothing of msptk's environment (host_environment.hpp).
+  bool inherit_environment = true;
 };
 
 // Resolves a program name the way spawn_host does: a name with a '/' must be an executable

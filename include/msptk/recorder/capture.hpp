@@ -15,6 +15,12 @@
 //     "signalsForwarded": ["SIGTERM", ...],
 //     "clientGone": bool,                     // the client stopped reading before the end
 //     "fingerprintSource": "initialize" | "option" | "none",
+//     "environment": { "mode": "hermetic" | "inherited", "hermetic": bool,
+//                      "variables": ["NAME", ...] },   // --env/--env-file names, never values
+//     "redaction": { "paths": [ { "path": "params.apiKey", "values": N } ],
+//                    "distinctValues": N,               // placeholders <redacted:1>..<redacted:N>
+//                    "warnings": [ { "line": N, "dir": "client", "location": "params.token",
+//                                    "method": "account/login" | "", "message": "..." } ] }
 //     "flagged": [ { "line": N, "dir": "server", "reason": "oversized" | "serverCR" |
 //                    "invalidUtf8", "bytes": N } ]
 //   }
@@ -32,6 +38,12 @@
 
 namespace msptk::recorder {
 
+// What `capture.environment` says about the host's environment (process/host_environment.hpp).
+struct EnvironmentSummary {
+  bool hermetic = false;
+  std::vector<std::string> names;  // given with --env / --env-file
+};
+
 struct CaptureInfo {
   std::vector<std::string> host_argv;  // as spawned (placeholders expanded)
   std::string started_at;
@@ -42,6 +54,8 @@ struct CaptureInfo {
   std::vector<int> signals_forwarded;
   bool client_gone = false;
   std::string fingerprint_source = "none";
+  EnvironmentSummary environment;
+  const Redactor* redactor = nullptr;  // null: no redaction section's counts (all zero)
 };
 
 boost::json::object capture_json(const CaptureInfo& info);

@@ -39,6 +39,9 @@ struct Wiring {
   int err_out = 2;
   // Receives a copy of every chunk of the host's stderr (DIR/host-stderr.log); may be empty.
   std::function<void(std::string_view)> stderr_copy;
+  // Sees every chunk read from the client or the host's stdout, in read order, before the Tee
+  // (record --wire-log); may be empty.
+  std::function<void(Direction, std::string_view)> on_chunk;
 };
 
 struct SessionEnd {

@@ -14,9 +14,16 @@
 //
 // The pinned values reach the host two ways: the placeholders {frameLimitBytes}, {idSeed} and
 // {clockStartMs} in its arguments, and the environment variables MSP_FRAME_LIMIT_BYTES,
-// MSP_ID_SEED and MSP_CLOCK_START_MS.
+// MSP_ID_SEED and MSP_CLOCK_START_MS. The rest of its environment is a HostEnvironment
+// (inherited, or hermetic with --hermetic), summarized in `capture.environment`.
+//
+// --redact PATH: the Tee records each frame as the Redactor rewrites it (redactor.hpp); the
+// Redactor also warns about credentials recorded in the clear (RecordOutcome::warnings and
+// `capture.redaction`). --wire-log FILE: every chunk read, as it was read (wirelog/); it holds
+// the raw bytes, so it cannot be combined with --redact.
 #pragma once
 
+#include "msptk/process/host_environment.hpp"
 #include "msptk/process/host_process.hpp"
 #include "msptk/recorder/clock.hpp"
 #include "msptk/recorder/forwarder.hpp"
@@ -43,6 +50,9 @@ struct RecordOptions {
   std::string fingerprint;  // --fingerprint; empty when not given
   bool force = false;
   std::vector<std::string> host_argv;  // HOST ARGS..., placeholders not yet expanded
+  process::EnvironmentPlan environment;  // --hermetic, --env... (process/host_environment.hpp)
+  std::vector<std::string> redact;       // --redact PATH (redactor.hpp)
+  std::filesystem::path wire_log;        // --wire-log FILE (wirelog/wire_log.hpp); empty: none
 };
 
 using Spawner = std::function<Result<std::unique_ptr<process::HostProcess>>(const process::SpawnSpec&)>;
@@ -63,6 +73,8 @@ struct RecordOutcome {
   // A failure to write the transcript, the stderr log or the final manifest. The session went
   // on (the client saw no difference) but the scenario is incomplete.
   std::optional<Error> recording_failure;
+  // Credentials recorded in the clear (redactor.hpp), for stderr; also in capture.redaction.
+  std::vector<CredentialWarning> warnings;
 };
 
 // Records one session. Errors before the host runs: usage (bad scenario id, non-empty DIR,

@@ -13,10 +13,13 @@
 // - bytes after the last LF when a direction ends are kept as the direction's unterminated tail;
 // - the schema fingerprint the host announces in its initialize result
 //   (`result.schema.fingerprint` of the response to the client's `initialize` request).
+// With a Redactor (redactor.hpp), each frame goes to the sink as the Redactor rewrites it; the
+// counts, flags and the handshake watch still see the bytes as they were read.
 // A sink failure (disk full) stops recording but not counting: `failure()` holds the error.
 // Single-threaded; the Tee holds a reference to its sink.
 #pragma once
 
+#include "msptk/recorder/redactor.hpp"
 #include "msptk/transcript/error.hpp"
 #include "msptk/transcript/frame.hpp"
 #include "msptk/transcript/framing.hpp"
@@ -56,6 +59,9 @@ class Tee {
  public:
   Tee(FrameSink& sink, std::uint64_t frame_limit_bytes) : sink_(sink), limit_(frame_limit_bytes) {}
 
+  // Frames are recorded as `redactor` rewrites them (null: as they are). Set before feeding.
+  void redact_with(Redactor* redactor) { redactor_ = redactor; }
+
   // Records the frames `chunk` completes in direction `dir`. Call before forwarding the chunk.
   void feed(Direction dir, std::string_view chunk);
   // The direction ended: what is pending becomes its unterminated tail. Idempotent.
@@ -83,6 +89,7 @@ class Tee {
   bool handshake_done_ = false;
   std::optional<std::string> fingerprint_;
   std::optional<Error> failure_;
+  Redactor* redactor_ = nullptr;
 };
 
 }  // namespace msptk::recorder

@@ -1,0 +1,75 @@
+// The Redactor is the step of `msptk record --redact PATH` that keeps secrets off the disk: the
+// Tee hands it every frame before the frame reaches transcript.ndjson, and it replaces the value
+// at each place a redaction path selects (the path grammar of `normalize`, normalizer/path.hpp:
+// `params.apiKey`, `result.account.token`, `params.headers.*`) with the string
+// "<redacted:N>". N numbers the distinct values of one run in the order they were first seen
+// (values are compared as canonical JSON), so equal secrets stay equal across frames, paths and
+// directions and a reader can still unify them. The bytes forwarded between client and host are
+// never touched; a frame in which nothing was selected is recorded byte for byte, a redacted one
+// is re-serialized compactly.
+//
+// It also watches for credentials recorded in the clear (the heuristic of issue 13): a frame of
+// an account method (`account/*` requests and notifications, and the responses to account
+// requests) in which nothing was redacted, and any member of `params`, `result` or `error.data`
+// (at any depth) whose name looks like a credential (`token`, `secret`, `password`, `apiKey`,
+// case-insensitive, `_`/`-` ignored, as part of the name: `accessToken`, `client_secret`) whose
+// value no redaction covered. Each is a CredentialWarning: stderr and `capture.redaction`.
+#pragma once
+
+#include "msptk/normalizer/path.hpp"
+#include "msptk/transcript/error.hpp"
+#include "msptk/transcript/frame.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msptk::recorder {
+
+struct RedactionCount {
+  std::string path;          // as given
+  std::uint64_t values = 0;  // values replaced at this path
+};
+
+struct CredentialWarning {
+  std::size_t line = 0;  // 1-based line of transcript.ndjson
+  Direction dir = Direction::client;
+  std::string location;  // "params.apiKey"; "" for an account frame with nothing redacted
+  std::string method;    // the account method, or ""
+  std::string message;   // one sentence without the line, with the --redact that would cover it
+};
+
+class Redactor {
+ public:
+  // Parses the paths (usage errors name the path and position). No paths: a Redactor that only
+  // watches for credentials.
+  static Result<Redactor> create(const std::vector<std::string>& paths);
+
+  // The bytes to record for frame `bytes` (a trailing CR of a client frame is kept), which will
+  // be line `line` of the transcript. Returns nullopt when the frame is to be recorded as it is.
+  std::optional<std::string> redact(Direction dir, std::string_view bytes, std::size_t line);
+
+  bool active() const { return !paths_.empty(); }
+  const std::vector<RedactionCount>& counts() const { return counts_; }
+  std::size_t distinct_values() const { return placeholders_.size(); }
+  const std::vector<CredentialWarning>& warnings() const { return warnings_; }
+
+ private:
+  std::vector<JsonPath> paths_;
+  std::vector<RedactionCount> counts_;
+  std::map<std::string, std::size_t> placeholders_;  // canonical JSON of a value -> N
+  std::set<std::string> account_requests_;           // id keys of client account/* requests
+  std::set<std::string> account_server_requests_;    // id keys of server account/* requests
+  std::vector<CredentialWarning> warnings_;
+};
+
+// The placeholder of the N-th distinct value: "<redacted:N>".
+std::string redaction_placeholder(std::size_t n);
+// True when `text` is a placeholder ("<redacted:" digits ">").
+bool is_redaction_placeholder(std::string_view text);
+
+}  // namespace msptk::recorder

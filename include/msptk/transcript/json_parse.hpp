@@ -1,0 +1,106 @@
+// The one strict JSON parser of msptk: every frame, transcript line, manifest and report that
+// msptk reads from input goes through parse_json, never through boost::json::parse. It differs
+// from Boost.JSON's defaults in three ways, each a way a verdict could silently be wrong:
+//  - depth: nesting is accepted to ParseLimits::max_depth (default 10,000) levels; deeper input
+//    is the error `too_deep` ("nested deeper than N levels"), never "not JSON". The parser itself
+//    is not recursive, and the walkers in this header (serialize_json, the equality and
+//    canonical writers of the normalizer) use explicit stacks.
+//  - duplicate member names in one object are the error `duplicate_member` naming the member
+//    (Boost.JSON would silently keep the last one; JSON-RPC peers disagree on which one wins).
+//  - exact numbers. An integer that fits int64 or uint64 is an int64/uint64 value. Any other
+//    number is a double when the shortest text of that double has exactly the token's decimal
+//    value (0.5, 1e300, 0.1, 1.0); otherwise (30-digit integers, 1e400, 1e-400, long fractions)
+//    it is an EXACT NUMBER: a boost::json::string holding the byte 0xFF followed by the number's
+//    token text exactly as written (which Boost.JSON has checked against the JSON grammar).
+//    Valid UTF-8 input, which Boost.JSON enforces for every string, can never produce a 0xFF
+//    byte, so the marker cannot collide with a string from input, and the DOM stays a
+//    boost::json::value. Every consumer must treat such a value as a number, never as a
+//    string: use is_json_number / is_exact_number / number_text, compare with
+//    numbers_equal (or the normalizer's json_equal), and write JSON with serialize_json (or
+//    the normalizer's canonical_json), which write an exact number as its text.
+// Errors are data (JsonError: kind, byte offset, message); callers turn them into msptk::Error
+// with their file, line and rule.
+#pragma once
+
+#include <boost/json/value.hpp>
+#include <boost/system/result.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace msptk {
+
+struct ParseLimits {
+  // Deepest accepted nesting of arrays and objects (a scalar is depth 0, `[]` depth 1).
+  std::size_t max_depth = 10000;
+};
+
+enum class JsonErrorKind {
+  not_json,          // a syntax error, trailing data, invalid UTF-8 in a string
+  too_deep,          // nesting deeper than ParseLimits::max_depth
+  duplicate_member,  // one object names a member twice
+  unsupported,       // valid JSON msptk cannot hold: an exponent beyond ±2^31, memory exhausted
+};
+
+struct JsonError {
+  JsonErrorKind kind = JsonErrorKind::not_json;
+  std::size_t offset = 0;  // byte offset in the parsed text where the problem was found
+  std::string message;     // e.g. "nested deeper than 10000 levels", "duplicate member \"id\""
+  std::string member;      // duplicate_member: the member name
+
+  // "message at byte N".
+  std::string describe() const;
+};
+
+template <class T>
+using JsonResult = boost::system::result<T, JsonError>;
+
+[[noreturn]] void throw_exception_from_error(const JsonError& error, const boost::source_location& loc);
+
+// Parses exactly one JSON value (outer whitespace allowed) under `limits`.
+JsonResult<boost::json::value> parse_json(std::string_view text, ParseLimits limits = {});
+
+// The marker byte that opens an exact number's string.
+inline constexpr char exact_number_marker = '\xFF';
+
+// True for a value holding an exact number (see the opening paragraph).
+inline bool is_exact_number(const boost::json::value& v) {
+  const boost::json::string* s = v.if_string();
+  return s && !s->empty() && (*s)[0] == exact_number_marker;
+}
+
+// A JSON string in the sense of the data: a string that is not an exact number.
+inline bool is_json_string(const boost::json::value& v) { return v.is_string() && !is_exact_number(v); }
+
+// A JSON number of any representation: int64, uint64, double or exact number.
+inline bool is_json_number(const boost::json::value& v) {
+  return v.is_int64() || v.is_uint64() || v.is_double() || is_exact_number(v);
+}
+
+// An exact number holding `token` (a JSON number token, not checked here).
+boost::json::value make_exact_number(std::string_view token);
+
+// The JSON text of a number value: an exact number's token text, an integer in decimal, a
+// double in its shortest round-trip form (valid JSON: "0.1", "1e+300"). Empty for non-numbers.
+std::string number_text(const boost::json::value& v);
+
+// The one text of a number's value ("1", "1.0" and "1e0" all give "1"; "1e400" gives "1e400";
+// 30-digit integers give their digits). Two numbers have equal values exactly when their
+// canonical texts are equal. Empty for non-numbers.
+std::string canonical_number_text(const boost::json::value& v);
+
+// Equality of two number values by exact value (integers of any length exactly, other numbers
+// by their decimal value, never through a rounded double). False when either is not a number.
+bool numbers_equal(const boost::json::value& a, const boost::json::value& b);
+
+// Compact strict JSON, member order kept: exact numbers as their token text, doubles in the
+// shortest round-trip form. Not recursive.
+std::string serialize_json(const boost::json::value& value);
+void append_json(std::string& out, const boost::json::value& value);
+
+// A JSON string literal for `text` (quotes and escapes added); `text` must be valid UTF-8.
+void append_json_string(std::string& out, std::string_view text);
+
+}  // namespace msptk

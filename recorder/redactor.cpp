@@ -1,0 +1,152 @@
+#include "msptk/recorder/redactor.hpp"
+
+#include "msptk/normalizer/canonical.hpp"
+
+#include "msptk/transcript/json_parse.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace msptk::recorder {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kCredentialWords[] = {"token", "secret", "password", "apikey"};
+
+bool contains_ci(std::string_view text, std::string_view needle) {
+  auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+// A member name that looks like a credential: `token`, `secret`, `password`, `apiKey` as part
+// of it, case-insensitive, with `_` and `-` ignored.
+bool credential_name(std::string_view name) {
+  std::string folded;
+  for (char c : name)
+    if (c != '_' && c != '-') folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::any_of(std::begin(kCredentialWords), std::end(kCredentialWords),
+                     [&](std::string_view word) { return folded.find(word) != std::string::npos; });
+}
+
+// Cheap test on the raw bytes before anything is parsed.
+bool might_hold_credentials(std::string_view bytes) {
+  if (bytes.find("account/") != std::string_view::npos) return true;
+  return contains_ci(bytes, "token") || contains_ci(bytes, "secret") || contains_ci(bytes, "password") ||
+         contains_ci(bytes, "apikey") || contains_ci(bytes, "api_key") || contains_ci(bytes, "api-key");
+}
+
+// Every credential-named member under `value` holding a non-empty string that is not a
+// placeholder (numbers such as `maxTokens`, booleans and nulls hold no secret).
+void find_clear_credentials(const json::value& value, const std::string& location, std::vector<std::string>& out) {
+  if (value.is_object()) {
+    for (const auto& member : value.get_object()) {
+      const std::string here = append_member(location, member.key());
+      const json::value& v = member.value();
+      if (credential_name(member.key()) && is_json_string(v) && !v.get_string().empty() &&
+          !is_redaction_placeholder(v.get_string()))
+        out.push_back(here);
+      find_clear_credentials(v, here, out);
+    }
+  } else if (value.is_array()) {
+    const json::array& array = value.get_array();
+    for (std::size_t i = 0; i < array.size(); ++i) find_clear_credentials(array[i], append_index(location, i), out);
+  }
+}
+
+std::string_view dir_name(Direction dir) { return dir == Direction::client ? "client" : "server"; }
+
+}  // namespace
+
+std::string redaction_placeholder(std::size_t n) { return fmt::format("<redacted:{}>", n); }
+
+bool is_redaction_placeholder(std::string_view text) {
+  constexpr std::string_view prefix = "<redacted:";
+  if (text.size() <= prefix.size() + 1 || text.substr(0, prefix.size()) != prefix || text.back() != '>') return false;
+  std::string_view digits = text.substr(prefix.size(), text.size() - prefix.size() - 1);
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+Result<Redactor> Redactor::create(const std::vector<std::string>& paths) {
+  Redactor redactor;
+  for (const std::string& text : paths) {
+    auto path = JsonPath::parse(text);
+    if (!path) return Error::usage(fmt::format("--redact: {}", path.error().message));
+    redactor.paths_.push_back(std::move(*path));
+    redactor.counts_.push_back({text, 0});
+  }
+  return redactor;
+}
+
+std::optional<std::string> Redactor::redact(Direction dir, std::string_view bytes, std::size_t line) {
+  std::string_view body = bytes;
+  const bool cr = !body.empty() && body.back() == '\r';
+  if (cr) body.remove_suffix(1);
+  if (!active() && !might_hold_credentials(body)) return std::nullopt;
+
+  auto parsed = parse_json(body);
+  if (!parsed || !parsed->is_object()) {
+    if (active())
+      warnings_.push_back({line, dir, "", "",
+                           fmt::format("{} frame: not a JSON object, recorded as it is (nothing redacted)", dir_name(dir))});
+    return std::nullopt;
+  }
+  json::value& value = *parsed;
+
+  // Is this a frame of an account method?
+  std::string account_method;
+  {
+    Envelope env = classify(value);
+    auto& requests = dir == Direction::client ? account_requests_ : account_server_requests_;
+    auto& answered = dir == Direction::client ? account_server_requests_ : account_requests_;
+    if ((env.kind == FrameKind::request || env.kind == FrameKind::notification) &&
+        env.method.rfind("account/", 0) == 0) {
+      account_method = env.method;
+      if (env.kind == FrameKind::request && env.id) requests.insert(id_key(*env.id));
+    } else if (env.kind == FrameKind::response && env.id) {
+      if (auto it = answered.find(id_key(*env.id)); it != answered.end()) {
+        account_method = "response to an account/* request";
+        answered.erase(it);
+      }
+    }
+  }
+
+  std::set<std::string> replaced;
+  for (std::size_t i = 0; i < paths_.size(); ++i) {
+    paths_[i].for_each_match(value, [&](json::value& v, const std::string& location) {
+      if (!replaced.insert(location).second) return;  // two paths, one place: redacted once
+      const std::string key = canonical_json(v);
+      auto [it, fresh] = placeholders_.try_emplace(key, placeholders_.size() + 1);
+      v = json::string(redaction_placeholder(it->second));
+      ++counts_[i].values;
+    });
+  }
+
+  std::vector<std::string> clear;
+  json::object& object = value.get_object();
+  for (const char* member : {"params", "result"})
+    if (const json::value* v = object.if_contains(member)) find_clear_credentials(*v, member, clear);
+  if (const json::value* error = object.if_contains("error"); error && error->is_object())
+    if (const json::value* data = error->get_object().if_contains("data"))
+      find_clear_credentials(*data, "error.data", clear);
+  for (const std::string& location : clear)
+    warnings_.push_back({line, dir, location, account_method,
+                         fmt::format("{} frame: {} looks like a credential and is recorded in the clear (--redact {})",
+                                     dir_name(dir), location, location)});
+  if (!account_method.empty() && replaced.empty() && clear.empty())
+    warnings_.push_back({line, dir, "", account_method,
+                         fmt::format("{} frame: {} recorded with nothing redacted (--redact PATH for its credentials)",
+                                     dir_name(dir), account_method)});
+
+  if (replaced.empty()) return std::nullopt;
+  std::string out = serialize_json(value);
+  if (cr) out += '\r';
+  return out;
+}
+
+}  // namespace msptk::recorder
