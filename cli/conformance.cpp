@@ -106,7 +106,15 @@ int run_conformance(int argc, const char* const* argv, Streams io, const std::st
       app.exit(e, io.out, io.err);
       return 0;
     }
-    io.err << name << ": error: " << e.what() << "\n";
+    if (app.get_subcommands().empty()) {
+      std::string verbs;
+      for (const CLI::App* sub : app.get_subcommands({})) verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
+      if (argc < 2) io.err << name << ": error: a verb is required (" << verbs << ")\n";
+      else if (argv[1][0] == '-') io.err << name << ": error: unknown option '" << argv[1] << "' (options go after the verb)\n";
+      else io.err << name << ": error: unknown verb '" << argv[1] << "' (verbs: " << verbs << ")\n";
+    } else {
+      io.err << name << ": error: " << e.what() << "\n";
+    }
     io.err << "Run '" << name << " --help' for usage.\n";
     return 2;
   }
