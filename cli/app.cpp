@@ -58,6 +58,7 @@ int run(int argc, const char* const* argv, Streams io) {
       // No verb, or a first word that is not one: say so rather than "a subcommand is required".
       std::string known;
       for (auto& [sub, runner] : verbs) known += (known.empty() ? "" : ", ") + sub->get_name();
+      known += ", conformance";
       if (argc == 1) {
         io.err << "msptk: error: a verb is required (" << known << ")\n";
       } else if (argv[1][0] == '-') {
