@@ -1,4 +1,5 @@
 #include "msptk/check/report_json.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/check/plan.hpp"
 #include "msptk/transcript/json_io.hpp"
@@ -47,7 +48,7 @@ class Members {
 
   Result<std::string> string(std::string_view member) const {
     const json::value* v = find(member);
-    if (!v || !v->is_string()) return bad(member, "a string");
+    if (!v || !is_json_string(*v)) return bad(member, "a string");
     return std::string(v->get_string());
   }
   Result<std::string> string_or_null(std::string_view member) const {
@@ -213,11 +214,11 @@ Result<CheckReport> report_from_json(const json::value& value, const std::string
     report.shard = *shard;
   }
   for (const json::value& c : *corpora) {
-    if (!c.is_string()) return m.bad("corpora", "an array of strings");
+    if (!is_json_string(c)) return m.bad("corpora", "an array of strings");
     report.corpora.emplace_back(c.get_string());
   }
   for (const json::value& w : *warnings) {
-    if (!w.is_string()) return m.bad("warnings", "an array of strings");
+    if (!is_json_string(w)) return m.bad("warnings", "an array of strings");
     report.warnings.emplace_back(w.get_string());
   }
   for (std::size_t i = 0; i < scenarios->size(); ++i) {

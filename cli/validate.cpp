@@ -23,6 +23,7 @@ struct ValidateCliOptions {
   std::vector<std::string> registries;
   std::string stable_manifest;
   std::string schema;
+  std::string bundles;
   bool list_rules = false;
 };
 
@@ -51,10 +52,21 @@ int run_validate(const ValidateCliOptions& cli, Streams io) {
     if (!fingerprint) return report_error(io, fingerprint.error());
     options.stable_fingerprint = std::move(*fingerprint);
   }
-  if (!cli.schema.empty()) {
-    auto schema = SchemaIndex::load(cli.schema);
-    if (!schema) return report_error(io, schema.error());
-    options.schema = std::move(*schema);
+  if (cli.schema == "auto") {
+    if (cli.bundles.empty()) {
+      io.err << "msptk: error: --schema auto needs --bundles DIR (a folder of bundle subfolders, one of them stable/)\n";
+      return 2;
+    }
+    auto bundles = schema::BundleSet::load(cli.bundles);
+    if (!bundles) return report_error(io, bundles.error());
+    options.bundles = std::move(*bundles);
+  } else if (!cli.bundles.empty()) {
+    io.err << "msptk: error: --bundles is used with --schema auto\n";
+    return 2;
+  } else if (!cli.schema.empty()) {
+    auto bundle = schema::Bundle::load(cli.schema);
+    if (!bundle) return report_error(io, bundle.error());
+    options.schema = std::move(*bundle);
   }
   std::vector<std::filesystem::path> paths(cli.paths.begin(), cli.paths.end());
   const ValidationReport report = validate_paths(paths, options);
@@ -77,7 +89,9 @@ Runner setup_validate(CLI::App& app) {
   sub->footer(
       "Each finding prints as FILE:LINE: error|warning|note: message [rule-id]; --list-rules shows every rule.\n"
       "Exit status: 0 no errors, 1 errors found, 2 usage error, 3 unreadable input.\n"
-      "Example: msptk validate corpus/ --stable-manifest ../shared/msp-corpus/stable/manifest.json");
+      "Example: msptk validate corpus/ --stable-manifest ../shared/msp-corpus/stable/manifest.json\n"
+      "         msptk validate corpus/ --schema ../shared/msp-corpus/stable\n"
+      "         msptk validate corpus/ --schema auto --bundles ../shared/msp-corpus");
   sub->add_option("PATH", cli->paths,
                   "A scenario folder, a corpus folder (every subfolder with a manifest.json) or a transcript file")
       ->type_name("");
@@ -92,9 +106,14 @@ Runner setup_validate(CLI::App& app) {
                   "The stable bundle's manifest.json: a scenario fingerprint that differs is a staleness warning")
       ->type_name("FILE");
   sub->add_option("--schema", cli->schema,
-                  "A schema bundle (msp.schema.json): unknown methods and enum values become warnings, or notes in "
-                  "sdk-tolerance scenarios")
-      ->type_name("FILE");
+                  "A schema bundle (msp.schema.json, or a folder holding it and manifest.json), or 'auto': every frame "
+                  "is validated against it (frame.schema errors; unknown methods, open-enum values and error codes are "
+                  "warnings, notes in sdk-tolerance scenarios)")
+      ->type_name("BUNDLE|auto");
+  sub->add_option("--bundles", cli->bundles,
+                  "With --schema auto: a folder of bundle subfolders (manifest.json + msp.schema.json); each scenario "
+                  "uses the one with its manifest's fingerprint, else stable/")
+      ->type_name("DIR");
   sub->add_flag("--list-rules", cli->list_rules, "Print every rule id with its severity and statement, then exit");
   return [cli](Streams io) { return run_validate(*cli, io); };
 }

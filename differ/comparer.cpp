@@ -1,8 +1,8 @@
 #include "msptk/differ/comparer.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -23,16 +23,17 @@ std::string_view to_string(FrameOutcome outcome) {
 namespace {
 
 std::optional<json::value> parse_message(const Frame& frame) {
-  boost::system::error_code ec;
-  json::value value = json::parse(frame.json_text(), ec);
-  if (ec) return std::nullopt;
-  return value;
+  auto value = parse_json(frame.json_text());
+  if (!value) return std::nullopt;
+  return std::move(*value);
 }
 
 void push_member(std::string& location, std::string_view name) {
   if (!location.empty()) location += '.';
   location.append(name.data(), name.size());
 }
+
+constexpr std::size_t kPreciseDepth = 64;  // levels below the masks where divergences are exact places
 
 // Walks two parsed frames side by side, collecting divergences.
 struct Walk {
@@ -74,6 +75,12 @@ struct Walk {
   }
 
   void node(const json::value& e, const json::value& a, std::size_t depth) {
+    // Below every mask rule (and 64 levels more) a subtree is compared whole, without recursion:
+    // a 10,000-deep frame must not exhaust the stack.
+    if (depth > masker().max_depth() + kPreciseDepth) {
+      if (!json_equal(e, a)) diverge(&e, &a, "the values differ below this place");
+      return;
+    }
     if (e.is_object() && a.is_object()) {
       const json::object& eo = e.get_object();
       const json::object& ao = a.get_object();
@@ -158,6 +165,12 @@ struct Absorb {
 
 std::string kind_name(FrameKind kind) { return std::string(to_string(kind)); }
 
+std::size_t first_difference(std::string_view a, std::string_view b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return i;
+}
+
 }  // namespace
 
 FrameComparer::FrameComparer(MaskSpec spec) : unifier_(Masker(std::move(spec))) {}
@@ -177,19 +190,33 @@ FrameComparison FrameComparer::compare(const Frame& expected, const Frame& actua
   FrameComparison result;
   if (expected.dir != actual.dir) {
     result.outcome = FrameOutcome::divergent;
-    result.divergences.push_back(PathDivergence{"", json::serialize(json::string(expected.raw)),
-                                                json::serialize(json::string(actual.raw)),
+    result.divergences.push_back(PathDivergence{"", serialize_json(json::string(expected.raw)),
+                                                serialize_json(json::string(actual.raw)),
                                                 fmt::format("expected a {} frame, got a {} frame",
                                                             to_string(expected.dir), to_string(actual.dir))});
     return result;
   }
   if (expected.wire_bytes() == actual.wire_bytes()) return absorb(expected, actual.line);
+  if (expected.exact_bytes || actual.exact_bytes) {
+    // A line with rawBase64 holds bytes that are not UTF-8, so not JSON: its bytes are the frame.
+    result.outcome = FrameOutcome::divergent;
+    result.divergences.push_back(PathDivergence{
+        "", serialize_json(json::string(expected.raw)), serialize_json(json::string(actual.raw)),
+        fmt::format("the frames' bytes differ ({} bytes vs {} bytes, first difference at byte {}); {} bytes that "
+                    "are not UTF-8 (rawBase64), so they are compared byte for byte",
+                    expected.wire_bytes().size(), actual.wire_bytes().size(),
+                    first_difference(expected.wire_bytes(), actual.wire_bytes()),
+                    expected.exact_bytes && actual.exact_bytes ? "both frames hold"
+                    : expected.exact_bytes                     ? "the expected frame holds"
+                                                               : "the actual frame holds")});
+    return result;
+  }
   std::optional<json::value> e = parse_message(expected);
   std::optional<json::value> a = parse_message(actual);
   if (!e || !a) {
     result.outcome = FrameOutcome::divergent;
     result.divergences.push_back(PathDivergence{
-        "", json::serialize(json::string(expected.raw)), json::serialize(json::string(actual.raw)),
+        "", serialize_json(json::string(expected.raw)), serialize_json(json::string(actual.raw)),
         !e && !a ? "neither frame is JSON; their bytes differ"
                  : fmt::format("the {} frame is not JSON", !e ? "expected" : "actual")});
     return result;

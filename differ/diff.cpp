@@ -1,10 +1,10 @@
 #include "msptk/differ/diff.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/signature.hpp"
 #include "msptk/transcript/reader.hpp"
 
-#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
@@ -82,10 +82,12 @@ Prepared prepare(const std::vector<Frame>& frames, const Masker& masker, Side si
   SignatureTracker tracker;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const Frame& frame = frames[i];
-    boost::system::error_code ec;
-    json::value message = json::parse(frame.json_text(), ec);
+    auto parsed = parse_json(frame.json_text());
+    json::value message = parsed ? std::move(*parsed) : json::value();
     Envelope envelope;
-    if (!ec) envelope = classify(message);
+    if (parsed) envelope = classify(message);
+    // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
+    const bool ec = !parsed || frame.exact_bytes;
     const Signature sig = tracker.observe(frame, envelope);  // every frame: responses need their requests
     if (!on_side(frame.dir, side)) continue;
     std::string text = sig.text();
@@ -135,9 +137,9 @@ class StaleScan {
 
   void observe(const MaskSpec& spec, const Frame& frame) {
     if (open_.empty()) return;
-    boost::system::error_code ec;
-    json::value message = json::parse(frame.json_text(), ec);
-    if (ec) return;
+    auto parsed = parse_json(frame.json_text());
+    if (!parsed) return;
+    const json::value& message = *parsed;
     std::erase_if(open_, [&](std::size_t i) {
       bool found = false;
       spec.declared[i].for_each_match(message, [&](const json::value&, const std::string&) { found = true; });

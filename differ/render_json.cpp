@@ -1,8 +1,8 @@
 #include "msptk/differ/render.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace msptk {
@@ -23,9 +23,8 @@ json::value location(const std::string& file, std::size_t line) {
 }
 
 json::value parsed(const std::string& text) {
-  boost::system::error_code ec;
-  json::value v = json::parse(text, ec);
-  return ec ? json::value(json::string(text)) : v;
+  auto v = parse_json(text);
+  return v ? std::move(*v) : json::value(json::string(text));
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "msptk/differ/signature.hpp"
 
+#include "msptk/normalizer/canonical.hpp"
+#include "msptk/transcript/json_parse.hpp"
+
 #include <fmt/format.h>
 
 #include <functional>
@@ -59,7 +62,10 @@ struct KeyWalk {
         if (d == static_cast<double>(static_cast<std::int64_t>(d))) return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(d)));
         return mix(std::hash<double>{}(d));
       }
-      case json::kind::string: return combine(0x737472ULL, hash_text(v.get_string()));
+      case json::kind::string:
+        // An exact number keys by its value, like the comparer compares it.
+        if (is_exact_number(v)) return combine(0x6e756dULL, hash_text(canonical_number_text(v)));
+        return combine(0x737472ULL, hash_text(v.get_string()));
       default: return 0;
     }
   }
@@ -70,6 +76,11 @@ struct KeyWalk {
       MaskRule rule = masker.rule_for(role, location, depth);
       if (rule.treatment == Treatment::ignore) return std::nullopt;
       if (rule.treatment != Treatment::exact) return kMasked;
+    }
+    // Below every mask rule a subtree is exact: key it by its canonical text, without recursion
+    // (a 10,000-deep frame must not exhaust the stack).
+    if (depth > masker.max_depth() + 64 && (v.is_object() || v.is_array())) {
+      return combine(0x646565ULL, hash_text(canonical_json(v)));
     }
     if (const auto* obj = v.if_object()) {
       std::uint64_t sum = 0x6f626aULL;  // members combine order-free

@@ -1,5 +1,6 @@
 // The schema walk that names and classifies every change between two bundles (drift.hpp).
 #include "msptk/maintenance/drift.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
@@ -81,7 +82,7 @@ std::string escape(std::string_view token) {
 std::string child(const std::string& pointer, std::string_view token) { return pointer + "/" + escape(token); }
 
 std::string brief(const json::value& v) {
-  std::string text = json::serialize(v);
+  std::string text = serialize_json(v);
   if (text.size() > 120) text = text.substr(0, 117) + "...";
   return text;
 }
@@ -91,7 +92,7 @@ std::set<std::string> strings_of(const json::value* v) {
   if (!v) return out;
   if (v->is_string()) out.emplace(v->get_string());
   if (v->is_array())
-    for (const json::value& e : v->get_array()) out.insert(json::serialize(e));
+    for (const json::value& e : v->get_array()) out.insert(serialize_json(e));
   return out;
 }
 
@@ -109,7 +110,7 @@ std::optional<std::string> table_key(const json::array& a, const json::array& b)
       std::set<std::string> seen;
       for (const json::value& e : *side) {
         const json::value* k = e.is_object() ? e.get_object().if_contains(key) : nullptr;
-        if (!k || k->is_object() || k->is_array() || !seen.insert(json::serialize(*k)).second) {
+        if (!k || k->is_object() || k->is_array() || !seen.insert(serialize_json(*k)).second) {
           ok = false;
           break;
         }
@@ -121,7 +122,7 @@ std::optional<std::string> table_key(const json::array& a, const json::array& b)
   return std::nullopt;
 }
 
-std::string key_text(const json::value& k) { return k.is_string() ? std::string(k.get_string()) : json::serialize(k); }
+std::string key_text(const json::value& k) { return k.is_string() ? std::string(k.get_string()) : serialize_json(k); }
 
 class Walker {
  public:
@@ -151,7 +152,7 @@ class Walker {
     for (const auto& m : b) {
       if (a.contains(m.key())) continue;
       const std::string key(m.key());
-      const bool required = required_after && required_after->contains(json::serialize(json::string(key)));
+      const bool required = required_after && required_after->contains(serialize_json(json::string(key)));
       add(child(pointer, key), required ? ChangeKind::added_required : ChangeKind::added,
           fmt::format("{} added{}", what, required ? " (required)" : ""));
     }
@@ -216,7 +217,8 @@ class Walker {
     for (const std::string& name : req_b) {
       if (req_a.contains(name)) continue;
       // A member that is new and required is reported once, where it is added.
-      json::value decoded = json::parse(name);
+      auto parsed = parse_json(name);
+      json::value decoded = parsed ? std::move(*parsed) : json::value(nullptr);
       const bool existed = decoded.is_string() && props_a && props_a->is_object() &&
                            props_a->get_object().contains(decoded.get_string());
       const bool is_new = decoded.is_string() && !existed && b.if_contains("properties") &&
@@ -269,8 +271,8 @@ class Walker {
                          std::all_of(b.begin(), b.end(), [](const json::value& v) { return !v.is_structured(); });
     if (scalars) {
       std::set<std::string> sa, sb;
-      for (const json::value& v : a) sa.insert(json::serialize(v));
-      for (const json::value& v : b) sb.insert(json::serialize(v));
+      for (const json::value& v : a) sa.insert(serialize_json(v));
+      for (const json::value& v : b) sb.insert(serialize_json(v));
       for (const std::string& v : sb)
         if (!sa.contains(v)) add(pointer, ChangeKind::constraint, fmt::format("value {} added", v));
       for (const std::string& v : sa)

@@ -1,5 +1,6 @@
 // The acknowledgment ledger, read fail-closed (ledger.hpp).
 #include "msptk/maintenance/ledger.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
@@ -110,7 +111,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
   const json::object& top = doc.get_object();
   if (const json::value* kind = top.if_contains("kind"); kind && !(kind->is_string() && *kind == "mspChangelog"))
     return broken(file, line_of_member(text, "kind"), "ledger.document",
-                  fmt::format("kind is {}, expected \"mspChangelog\"", json::serialize(*kind)));
+                  fmt::format("kind is {}, expected \"mspChangelog\"", serialize_json(*kind)));
   const json::value* list = top.if_contains("acknowledgments");
   if (!list || !list->is_array())
     return broken(file, list ? line_of_member(text, "acknowledgments") : 1, "ledger.document",
@@ -129,13 +130,13 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     if (!kind || *kind != kEntryKind)
       return broken(file, line, "ledger.kind",
                     fmt::format("{}: kind must be \"{}\", got {}", where, kEntryKind,
-                                e.contains("kind") ? json::serialize(e.at("kind")) : std::string("nothing")));
+                                e.contains("kind") ? serialize_json(e.at("kind")) : std::string("nothing")));
     for (auto [member, out] : {std::pair{"fingerprintFrom", &a.from}, std::pair{"fingerprintTo", &a.to}}) {
       const json::string* f = string_member(e, member);
       if (!f || !is_fingerprint(*f))
         return broken(file, line, "ledger.fingerprint",
                       fmt::format("{}: {} must be \"sha256:\" and 64 lowercase hex digits, got {}", where, member,
-                                  e.contains(member) ? json::serialize(e.at(member)) : std::string("nothing")));
+                                  e.contains(member) ? serialize_json(e.at(member)) : std::string("nothing")));
       *out = std::string(*f);
     }
     const json::value* changes = e.if_contains("changes");
@@ -146,7 +147,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     for (const json::value& c : changes->get_array()) {
       if (!c.is_string() || c.get_string().empty())
         return broken(file, line, "ledger.changes",
-                      fmt::format("{}: every change must be a non-empty string, got {}", where, json::serialize(c)));
+                      fmt::format("{}: every change must be a non-empty string, got {}", where, serialize_json(c)));
       a.changes.emplace_back(c.get_string());
     }
     const json::string* rationale = string_member(e, "rationale");
@@ -158,7 +159,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     if (!issue || !is_tracking_issue(*issue))
       return broken(file, line, "ledger.tracking-issue",
                     fmt::format("{}: trackingIssue must be \"#NNN\" or a URL, got {}", where,
-                                e.contains("trackingIssue") ? json::serialize(e.at("trackingIssue"))
+                                e.contains("trackingIssue") ? serialize_json(e.at("trackingIssue"))
                                                             : std::string("nothing")));
     a.tracking_issue = std::string(*issue);
     ledger.entries.push_back(std::move(a));

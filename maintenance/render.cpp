@@ -1,5 +1,6 @@
 // Text and JSON renderers of the maintenance reports (render.hpp).
 #include "msptk/maintenance/render.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include <boost/json.hpp>
 
@@ -156,7 +157,7 @@ void render_staleness_json(const StalenessReport& report, std::ostream& out) {
                                             {"acknowledged", report.count(PinState::acknowledged)},
                                             {"stale", report.count(PinState::stale)},
                                             {"passed", report.passed()}}}};
-  out << json::serialize(doc) << "\n";
+  out << serialize_json(doc) << "\n";
 }
 
 }  // namespace msptk::maintenance

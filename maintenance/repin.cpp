@@ -1,5 +1,6 @@
 // Repin: the pin's value token replaced in the manifest's text, nothing else (repin.hpp).
 #include "msptk/maintenance/repin.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/maintenance/render.hpp"
 #include "msptk/playback/member_scan.hpp"
@@ -46,7 +47,7 @@ Result<std::string> with_fingerprint(std::string_view text, std::string_view fin
   if (token.empty() || token.front() != '"')
     return Error::malformed(file, line_of_member(text, "fingerprint"), "manifest.fingerprint",
                             "the fingerprint is not a string");
-  return *playback::splice_member(text, "fingerprint", json::serialize(json::string(fingerprint)));
+  return *playback::splice_member(text, "fingerprint", serialize_json(json::string(fingerprint)));
 }
 
 Result<RepinReport> repin(const RepinOptions& options) {

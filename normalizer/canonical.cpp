@@ -1,5 +1,7 @@
 #include "msptk/normalizer/canonical.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -15,75 +17,89 @@ namespace json = boost::json;
 
 namespace {
 
-// A number as the text of its value: integers in decimal, integral doubles as integers,
-// other doubles in the shortest round-trip form.
 void append_number(std::string& out, const json::value& v) {
   if (v.is_int64()) {
     fmt::format_to(std::back_inserter(out), "{}", v.get_int64());
   } else if (v.is_uint64()) {
     fmt::format_to(std::back_inserter(out), "{}", v.get_uint64());
   } else {
-    double d = v.get_double();
-    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) {
-      fmt::format_to(std::back_inserter(out), "{}", static_cast<std::int64_t>(d));
-    } else {
-      fmt::format_to(std::back_inserter(out), "{}", d);
-    }
+    out += canonical_number_text(v);
   }
 }
 
-bool numbers_equal(const json::value& a, const json::value& b) {
-  if (a.is_double() || b.is_double()) {
-    return a.to_number<double>() == b.to_number<double>();
-  }
-  if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
-  if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
-  const json::value& s = a.is_int64() ? a : b;  // one int64, one uint64
-  const json::value& u = a.is_int64() ? b : a;
-  return s.get_int64() >= 0 && static_cast<std::uint64_t>(s.get_int64()) == u.get_uint64();
-}
-
-bool is_number(const json::value& v) { return v.is_int64() || v.is_uint64() || v.is_double(); }
-
-}  // namespace
-
-void append_canonical_json(std::string& out, const json::value& value) {
+void append_scalar(std::string& out, const json::value& value) {
   switch (value.kind()) {
     case json::kind::null: out += "null"; break;
     case json::kind::bool_: out += value.get_bool() ? "true" : "false"; break;
     case json::kind::int64:
     case json::kind::uint64:
     case json::kind::double_: append_number(out, value); break;
-    case json::kind::string: out += json::serialize(value.get_string()); break;
-    case json::kind::array: {
-      out += '[';
-      bool first = true;
-      for (const auto& element : value.get_array()) {
-        if (!first) out += ',';
-        first = false;
-        append_canonical_json(out, element);
+    case json::kind::string:
+      if (is_exact_number(value)) {
+        append_number(out, value);
+      } else {
+        append_json_string(out, std::string_view(value.get_string().data(), value.get_string().size()));
       }
-      out += ']';
       break;
-    }
-    case json::kind::object: {
-      const json::object& obj = value.get_object();
-      std::vector<const json::key_value_pair*> members;
-      members.reserve(obj.size());
-      for (const auto& m : obj) members.push_back(&m);
-      std::sort(members.begin(), members.end(),
+    default: break;
+  }
+}
+
+}  // namespace
+
+// Not recursive: an explicit stack of open containers, objects with their members sorted.
+void append_canonical_json(std::string& out, const json::value& root) {
+  struct Open {
+    const json::value* v;
+    std::size_t next = 0;
+    std::vector<const json::key_value_pair*> members;  // objects: sorted by name
+  };
+  auto open = [&](const json::value* v) {
+    Open o{v, 0, {}};
+    if (const json::object* obj = v->if_object()) {
+      o.members.reserve(obj->size());
+      for (const auto& m : *obj) o.members.push_back(&m);
+      std::sort(o.members.begin(), o.members.end(),
                 [](const json::key_value_pair* a, const json::key_value_pair* b) { return a->key() < b->key(); });
       out += '{';
-      bool first = true;
-      for (const auto* m : members) {
-        if (!first) out += ',';
-        first = false;
-        out += json::serialize(m->key());
-        out += ':';
-        append_canonical_json(out, m->value());
+    } else {
+      out += '[';
+    }
+    return o;
+  };
+  if (!root.is_array() && !root.is_object()) {
+    append_scalar(out, root);
+    return;
+  }
+  std::vector<Open> stack;
+  stack.push_back(open(&root));
+  while (!stack.empty()) {
+    Open& top = stack.back();
+    const json::value* child = nullptr;
+    if (const json::array* arr = top.v->if_array()) {
+      if (top.next == arr->size()) {
+        out += ']';
+        stack.pop_back();
+        continue;
       }
-      out += '}';
-      break;
+      if (top.next > 0) out += ',';
+      child = &(*arr)[top.next++];
+    } else {
+      if (top.next == top.members.size()) {
+        out += '}';
+        stack.pop_back();
+        continue;
+      }
+      if (top.next > 0) out += ',';
+      const json::key_value_pair* m = top.members[top.next++];
+      append_json_string(out, std::string_view(m->key().data(), m->key().size()));
+      out += ':';
+      child = &m->value();
+    }
+    if (child->is_array() || child->is_object()) {
+      stack.push_back(open(child));  // invalidates `top`
+    } else {
+      append_scalar(out, *child);
     }
   }
 }
@@ -95,7 +111,7 @@ std::string canonical_json(const json::value& value) {
 }
 
 bool json_equal(const json::value& a, const json::value& b) {
-  if (is_number(a) && is_number(b)) return numbers_equal(a, b);
+  if (is_json_number(a) || is_json_number(b)) return numbers_equal(a, b);
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case json::kind::null: return true;
@@ -105,6 +121,6 @@ bool json_equal(const json::value& a, const json::value& b) {
   }
 }
 
-std::string compact_json(const json::value& value) { return json::serialize(value); }
+std::string compact_json(const json::value& value) { return serialize_json(value); }
 
 }  // namespace msptk

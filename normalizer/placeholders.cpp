@@ -1,8 +1,8 @@
 #include "msptk/normalizer/placeholders.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -81,9 +81,9 @@ std::string Placeholders::placeholder(const MaskRule& rule, const json::value& v
 }
 
 std::string Placeholders::rewrite(const Frame& frame) {
-  boost::system::error_code ec;
-  json::value value = json::parse(frame.json_text(), ec);
-  if (ec) return frame.wire_bytes();
+  auto parsed = parse_json(frame.json_text());
+  if (!parsed || frame.exact_bytes) return frame.wire_bytes();
+  json::value& value = *parsed;
   const FrameRole role = FrameRole::of(frame.dir, classify(value));
   Rewrite rewrite{masker_, role, {}};
   rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
@@ -91,7 +91,7 @@ std::string Placeholders::rewrite(const Frame& frame) {
   });
   if (sort_members_) return canonical_json(value);
   if (!rewrite.changed) return frame.wire_bytes();
-  std::string out = json::serialize(value);
+  std::string out = serialize_json(value);
   if (frame.json_text().size() != frame.raw.size()) out += '\r';
   return out;
 }

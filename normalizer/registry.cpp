@@ -1,4 +1,5 @@
 #include "msptk/normalizer/registry.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
@@ -28,7 +29,7 @@ Result<void> Registry::extend_from_file(const std::filesystem::path& file) {
   if (!arr) return Error::malformed(file.string(), 1, "registry.type", "a registry file is a JSON array of path strings");
   for (std::size_t i = 0; i < arr->size(); ++i) {
     const boost::json::value& entry = (*arr)[i];
-    if (!entry.is_string()) {
+    if (!is_json_string(entry)) {
       return Error::malformed(file.string(), 1, "registry.type", fmt::format("entry {} is not a string", i));
     }
     if (auto added = add(entry.get_string()); !added) {

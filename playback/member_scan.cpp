@@ -1,6 +1,6 @@
 #include "msptk/playback/member_scan.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
-#include <boost/json/parse.hpp>
 
 namespace msptk::playback {
 
@@ -75,10 +75,9 @@ Step value_end(std::string_view text, std::size_t pos, std::size_t& end) {
 
 std::optional<std::string> decode_name(std::string_view token) {
   if (token.find('\\') == npos) return std::string(token.substr(1, token.size() - 2));
-  boost::system::error_code ec;
-  boost::json::value v = boost::json::parse(token, ec);
-  if (ec || !v.is_string()) return std::nullopt;
-  return std::string(v.get_string());
+  auto v = parse_json(token);
+  if (!v || !is_json_string(*v)) return std::nullopt;
+  return std::string(v->get_string());
 }
 
 }  // namespace

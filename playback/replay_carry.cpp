@@ -1,9 +1,9 @@
 #include "msptk/playback/replay_carry.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/transcript/writer.hpp"
 
-#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
@@ -14,6 +14,8 @@ namespace msptk {
 namespace json = boost::json;
 
 namespace {
+
+constexpr std::size_t kMaxSpanDepth = 128;
 
 // A scanner over text already known to be valid JSON: it finds where each value starts and
 // ends, and names object members by their decoded keys.
@@ -32,6 +34,22 @@ class SpanScanner {
   void skip_ws() {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
+  }
+
+  // Moves past the container starting at pos_, without recursion.
+  bool skip_container() {
+    std::size_t open = 0;
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (c == '"') {
+        if (!skip_string()) return false;
+        continue;
+      }
+      ++pos_;
+      if (c == '{' || c == '[') ++open;
+      if ((c == '}' || c == ']') && --open == 0) return true;
+    }
+    return false;
   }
 
   // Moves past a string token starting at pos_ (a quote).
@@ -55,7 +73,11 @@ class SpanScanner {
     const char c = text_[pos_];
     if (c == '{' || c == '[') {
       out[index].is_container = true;
-      if (!(c == '{' ? object(out, location, depth) : array(out, location, depth))) return false;
+      if (depth >= kMaxSpanDepth) {
+        if (!skip_container()) return false;
+      } else if (!(c == '{' ? object(out, location, depth) : array(out, location, depth))) {
+        return false;
+      }
     } else if (c == '"') {
       out[index].is_string = true;
       if (!skip_string()) return false;
@@ -77,9 +99,9 @@ class SpanScanner {
       skip_ws();
       const std::size_t key_begin = pos_;
       if (!skip_string()) return false;
-      boost::system::error_code ec;
-      json::value key = json::parse(text_.substr(key_begin, pos_ - key_begin), ec);
-      if (ec || !key.is_string()) return false;
+      auto parsed_key = parse_json(text_.substr(key_begin, pos_ - key_begin));
+      if (!parsed_key || !is_json_string(*parsed_key)) return false;
+      const json::value& key = *parsed_key;
       skip_ws();
       if (pos_ >= text_.size() || text_[pos_] != ':') return false;
       ++pos_;
@@ -149,10 +171,10 @@ std::string carry_learned_values(const Frame& client_line, const Unifier& learne
                                  std::vector<CarriedValue>& carried) {
   const std::string& recorded = client_line.wire_bytes();
   if (client_line.exact_bytes || !is_valid_utf8(recorded)) return recorded;
-  boost::system::error_code ec;
   const std::string_view text = client_line.json_text();
-  json::value message = json::parse(text, ec);
-  if (ec) return recorded;
+  auto parsed_message = parse_json(text);
+  if (!parsed_message) return recorded;
+  const json::value& message = *parsed_message;
   const Masker& masker = learned.masker();
   const std::size_t declared_count = masker.spec().declared.size();
   const FrameRole role = FrameRole::of(Direction::client, classify(message));
@@ -176,9 +198,9 @@ std::string carry_learned_values(const Frame& client_line, const Unifier& learne
     }
     const bool scalar = !span.is_container;
     if (!scalar && !(masked && rule.declared >= 0)) continue;  // descend into containers
-    json::value parsed = json::parse(text.substr(span.begin, span.end - span.begin), ec);
-    if (ec) continue;
-    const std::string value = canonical_json(parsed);
+    auto parsed = parse_json(text.substr(span.begin, span.end - span.begin));
+    if (!parsed) continue;
+    const std::string value = canonical_json(*parsed);
     const std::string* live = nullptr;
     std::size_t from = 0;
     if (rule.is_id) {

@@ -1,9 +1,9 @@
 #include "msptk/playback/replay_render.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/process/signals.hpp"
 #include "msptk/transcript/json_io.hpp"
 
-#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
@@ -23,9 +23,8 @@ std::string host_end(const ReplayResult& r) {
 }
 
 json::value parsed(const std::string& text) {
-  boost::system::error_code ec;
-  json::value v = json::parse(text, ec);
-  return ec ? json::value(json::string(text)) : v;
+  auto v = parse_json(text);
+  return v ? std::move(*v) : json::value(json::string(text));
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 #include "replay_session.hpp"
 
 #include "msptk/differ/signature.hpp"
+#include "msptk/transcript/json_parse.hpp"
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/playback/replay_carry.hpp"
 #include "msptk/process/signals.hpp"
 
-#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
@@ -19,10 +19,9 @@ namespace {
 constexpr int kFailureGraceMs = 500;  // how long a host may take to exit once a run failed
 
 std::string signature_of(SignatureTracker& tracker, const Frame& frame) {
-  boost::system::error_code ec;
-  json::value message = json::parse(frame.json_text(), ec);
+  auto message = parse_json(frame.json_text());
   Envelope envelope;
-  if (!ec) envelope = classify(message);
+  if (message) envelope = classify(*message);
   return tracker.observe(frame, envelope).text();
 }
 

@@ -1,6 +1,7 @@
 // The player of serve-fixture: matches the client's frames against the recorded client lines
 // one at a time and answers each match with the recorded server lines that follow it.
 #include "msptk/playback/serve_fixture.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/signature.hpp"
 #include "msptk/normalizer/canonical.hpp"
@@ -8,7 +9,6 @@
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/framing.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -32,14 +32,14 @@ std::string_view to_string(ServeProblem problem) {
 
 namespace {
 
-std::optional<json::value> parse_json(std::string_view text, std::string* why = nullptr) {
-  boost::system::error_code ec;
-  json::value value = json::parse(text, ec);
-  if (ec) {
-    if (why) *why = ec.message();
+// A frame parsed by the shared strict parser; `why` gets the problem said of the received frame.
+std::optional<json::value> parse_frame(std::string_view text, std::string* why = nullptr) {
+  auto value = parse_json(text);
+  if (!value) {
+    if (why) *why = value.error().about("the received frame");
     return std::nullopt;
   }
-  return value;
+  return std::move(*value);
 }
 
 // What the recorded transcript says about each of its frames, computed once.
@@ -55,7 +55,7 @@ std::vector<FrameFacts> study(const std::vector<Frame>& frames) {
   Correlator correlator;
   SignatureTracker signatures;
   for (std::size_t i = 0; i < frames.size(); ++i) {
-    std::optional<json::value> message = parse_json(frames[i].json_text());
+    std::optional<json::value> message = parse_frame(frames[i].json_text());
     if (!message) {
       facts[i].signature = fmt::format("{} frame that is not JSON", to_string(frames[i].dir));
       continue;
@@ -191,8 +191,8 @@ class Player {
   static std::optional<std::string> received_value(std::string_view bytes) {
     std::string_view text = bytes;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    if (auto value = parse_json(text)) return compact_json(*value);
-    return json::serialize(json::string(bytes));
+    if (auto value = parse_frame(text)) return compact_json(*value);
+    return serialize_json(json::string(bytes));
   }
 
   // The recorded server lines from next_ up to the next client line, ids spliced, written.
@@ -242,10 +242,10 @@ class Player {
       return m;
     }
     std::string why;
-    std::optional<json::value> message = parse_json(received.json_text(), &why);
+    std::optional<json::value> message = parse_frame(received.json_text(), &why);
     if (!message) {
       m.problem = ServeProblem::malformed_client_frame;
-      m.errors.push_back(fmt::format("the received frame is not JSON: {}", why));
+      m.errors.push_back(why);
       return m;
     }
     FrameComparison c = comparer_.compare(expected, received);
@@ -263,7 +263,7 @@ class Player {
   static std::optional<json::object> members_of(std::string_view text, const MemberScan& scan) {
     json::object out;
     for (const MemberToken& t : scan.members) {
-      std::optional<json::value> v = parse_json(text.substr(t.value_begin, t.value_end - t.value_begin));
+      std::optional<json::value> v = parse_frame(text.substr(t.value_begin, t.value_end - t.value_begin));
       if (!v) return std::nullopt;
       out[t.name] = std::move(*v);
     }

@@ -1,13 +1,13 @@
 // serve-fixture's edges: loading (and refusing) the scenario it plays, and the one-line JSON
 // report it leaves on stderr.
 #include "msptk/playback/serve_fixture.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "msptk/validator/validator.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -110,9 +110,8 @@ void put_value(json::object& o, std::string_view member, const std::string& comp
     o[omitted] = compact.size() - quoted.size();
     return;
   }
-  boost::system::error_code ec;
-  json::value v = json::parse(compact, ec);
-  o[member] = ec ? json::value(text_of(compact)) : std::move(v);
+  auto v = parse_json(compact);
+  o[member] = v ? std::move(*v) : json::value(text_of(compact));
 }
 
 template <class T>
@@ -131,7 +130,7 @@ void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
     o["transcript"] = text_of(report.transcript);
     o["clientFrames"] = report.client_frames;
     o["serverFrames"] = report.server_frames;
-    out << json::serialize(o) << "\n";
+    out << serialize_json(o) << "\n";
     return;
   }
   const ServeFailure& f = *report.failure;
@@ -159,7 +158,7 @@ void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
   json::array errors;
   for (const std::string& e : f.errors) errors.push_back(text_of(quoted_prefix(e, kReportQuoteBytes)));
   o["errors"] = std::move(errors);
-  out << json::serialize(o) << "\n";
+  out << serialize_json(o) << "\n";
 }
 
 }  // namespace msptk::playback

@@ -1,8 +1,8 @@
 #include "msptk/recorder/tee.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/writer.hpp"
 
-#include <boost/json/parse.hpp>
 
 namespace msptk::recorder {
 
@@ -13,13 +13,12 @@ namespace {
 // Handshake frames are small; never parse a big frame just to look for them.
 constexpr std::size_t kHandshakeParseLimit = 1 << 20;
 
-std::optional<json::value> parse_json(std::string_view bytes) {
+std::optional<json::value> parse_handshake(std::string_view bytes) {
   if (bytes.size() > kHandshakeParseLimit) return std::nullopt;
   if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
-  boost::system::error_code ec;
-  json::value value = json::parse(bytes, ec);
-  if (ec) return std::nullopt;
-  return value;
+  auto value = parse_json(bytes);
+  if (!value) return std::nullopt;
+  return std::move(*value);
 }
 
 }  // namespace
@@ -64,14 +63,14 @@ void Tee::watch_handshake(Direction dir, std::string_view bytes) {
   if (handshake_done_) return;
   if (dir == Direction::client) {
     if (bytes.find("\"initialize\"") == std::string_view::npos) return;
-    auto value = parse_json(bytes);
+    auto value = parse_handshake(bytes);
     if (!value) return;
     Envelope env = classify(*value);
     if (env.kind == FrameKind::request && env.method == "initialize") initialize_id_ = id_key(*env.id);
     return;
   }
   if (!initialize_id_) return;
-  auto value = parse_json(bytes);
+  auto value = parse_handshake(bytes);
   if (!value) return;
   Envelope env = classify(*value);
   if (env.kind != FrameKind::response || !env.id || id_key(*env.id) != *initialize_id_) return;
@@ -81,7 +80,7 @@ void Tee::watch_handshake(Direction dir, std::string_view bytes) {
                                   ? value->as_object().at("result").as_object().if_contains("schema")
                                   : nullptr;
   if (!schema || !schema->is_object()) return;
-  if (const json::value* fp = schema->as_object().if_contains("fingerprint"); fp && fp->is_string())
+  if (const json::value* fp = schema->as_object().if_contains("fingerprint"); fp && is_json_string(*fp))
     fingerprint_ = std::string(fp->get_string());
 }
 

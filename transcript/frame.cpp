@@ -1,6 +1,6 @@
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace msptk {
@@ -22,10 +22,14 @@ std::string_view Frame::json_text() const {
 }
 
 Result<json::value> Frame::parse(const std::string& file) const {
-  boost::system::error_code ec;
-  json::value value = json::parse(json_text(), ec);
-  if (ec) return Error::malformed(file, line, "frame.json", "raw is not JSON: " + ec.message());
-  return value;
+  auto value = parse_json(json_text());
+  if (!value) {
+    const JsonError& e = value.error();
+    return Error::malformed(file, line,
+                            e.kind == JsonErrorKind::duplicate_member ? "frame.duplicate-member" : "frame.json",
+                            e.about("raw"));
+  }
+  return std::move(*value);
 }
 
 std::string_view to_string(FrameKind kind) {
@@ -46,7 +50,7 @@ Envelope classify(const json::value& message) {
     return env;
   }
   const json::value* version = obj->if_contains("jsonrpc");
-  if (!version || !version->is_string() || version->get_string() != "2.0") {
+  if (!version || !is_json_string(*version) || version->get_string() != "2.0") {
     env.problem = "missing \"jsonrpc\":\"2.0\"";
     return env;
   }
@@ -54,13 +58,14 @@ Envelope classify(const json::value& message) {
   const json::value* method = obj->if_contains("method");
   const json::value* result = obj->if_contains("result");
   const json::value* error = obj->if_contains("error");
-  if (id && !(id->is_string() || id->is_int64() || id->is_uint64() || id->is_null())) {
-    env.problem = "id must be an integer, a string or null";
+  if (id && !(is_json_string(*id) || id->is_int64() || id->is_uint64() || id->is_null())) {
+    env.problem = is_json_number(*id) ? "id must be an integer (of at most 64 bits), a string or null"
+                                      : "id must be an integer, a string or null";
     return env;
   }
   env.id = id;
   if (method) {
-    if (!method->is_string()) {
+    if (!is_json_string(*method)) {
       env.problem = "method must be a string";
       return env;
     }
@@ -101,7 +106,7 @@ Envelope classify(const json::value& message) {
       return env;
     }
     const json::value* msg = eobj->if_contains("message");
-    if (!msg || !msg->is_string()) {
+    if (!msg || !is_json_string(*msg)) {
       env.problem = "error.message must be a string";
       return env;
     }
@@ -111,6 +116,6 @@ Envelope classify(const json::value& message) {
   return env;
 }
 
-std::string id_key(const json::value& id) { return json::serialize(id); }
+std::string id_key(const json::value& id) { return serialize_json(id); }
 
 }  // namespace msptk

@@ -1,6 +1,6 @@
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
-#include <boost/json/stream_parser.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -31,19 +31,22 @@ Result<std::string> read_file(const std::filesystem::path& path) {
 Result<json::value> parse_json_file(const std::filesystem::path& path) {
   auto text = read_file(path);
   if (!text) return text.error();
-  json::stream_parser parser;
-  boost::system::error_code ec;
-  std::size_t consumed = parser.write_some(text->data(), text->size(), ec);
-  if (!ec) parser.finish(ec);
-  if (!ec && consumed < text->size() &&
-      text->find_first_not_of(" \t\r\n", consumed) != std::string::npos) {
-    ec = json::error::extra_data;
+  auto value = parse_json(*text);
+  if (!value) {
+    const JsonError& e = value.error();
+    const std::size_t offset = std::min(e.offset, text->size());
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text->begin(), text->begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    // Read after "<what> is ", e.g. "manifest is not valid JSON: syntax error".
+    std::string message;
+    switch (e.kind) {
+      case JsonErrorKind::not_json: message = "not valid JSON: " + e.message; break;
+      case JsonErrorKind::too_deep: message = e.message; break;
+      case JsonErrorKind::duplicate_member: message = "JSON with a " + e.message; break;
+      case JsonErrorKind::unsupported: message = "JSON that " + e.message; break;
+    }
+    return Error::malformed(path.string(), line, "json.syntax", std::move(message));
   }
-  if (ec) {
-    std::size_t line = 1 + static_cast<std::size_t>(std::count(text->begin(), text->begin() + consumed, '\n'));
-    return Error::malformed(path.string(), line, "json.syntax", "not valid JSON: " + ec.message());
-  }
-  return parser.release();
+  return std::move(*value);
 }
 
 void write_pretty(std::ostream& out, const json::value& value, int indent) {
@@ -59,7 +62,9 @@ void write_pretty(std::ostream& out, const json::value& value, int indent) {
     for (const auto& member : *obj) {
       if (!first) out << ",\n";
       first = false;
-      out << pad << json::serialize(json::string_view(member.key())) << ": ";
+      std::string key;
+      append_json_string(key, std::string_view(member.key().data(), member.key().size()));
+      out << pad << key << ": ";
       write_pretty(out, member.value(), indent + 2);
     }
     out << "\n" << close << "}";
@@ -78,7 +83,7 @@ void write_pretty(std::ostream& out, const json::value& value, int indent) {
     }
     out << "\n" << close << "]";
   } else {
-    out << json::serialize(value);
+    out << serialize_json(value);
   }
 }
 

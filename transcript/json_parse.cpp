@@ -18,7 +18,17 @@ namespace msptk {
 
 namespace json = boost::json;
 
-std::string JsonError::describe() const { return fmt::format("{} at byte {}", message, offset); }
+std::string JsonError::describe() const { return kind == JsonErrorKind::not_json ? "not JSON: " + message : message; }
+
+std::string JsonError::about(std::string_view subject) const {
+  switch (kind) {
+    case JsonErrorKind::not_json: return fmt::format("{} is not JSON: {}", subject, message);
+    case JsonErrorKind::too_deep: return fmt::format("{} is {}", subject, message);
+    case JsonErrorKind::duplicate_member: return fmt::format("{} has a {}", subject, message);
+    case JsonErrorKind::unsupported: break;
+  }
+  return fmt::format("{} {}", subject, message);
+}
 
 void throw_exception_from_error(const JsonError& error, const boost::source_location&) {
   throw std::runtime_error(error.describe());
@@ -288,27 +298,27 @@ JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
     }
     if (ec == json::error::exponent_overflow) {
       error.kind = JsonErrorKind::unsupported;
-      error.message = "number with an exponent beyond 2147483647 (not supported)";
+      error.message = "holds a number whose exponent is beyond 2147483647 (not supported)";
       return error;
     }
     if (ec) {
-      error.message = "not JSON: " + ec.message();
+      error.message = ec.message();
       return error;
     }
     if (n < text.size()) {
-      error.message = "not JSON: extra data after the value";
+      error.message = "extra data after the value";
       return error;
     }
     return parser.handler().st.release();
   } catch (const std::bad_alloc&) {
     JsonError error;
     error.kind = JsonErrorKind::unsupported;
-    error.message = fmt::format("out of memory holding a {}-byte JSON text", text.size());
+    error.message = fmt::format("is a {}-byte JSON text too large to hold in memory", text.size());
     return error;
   } catch (const std::length_error&) {
     JsonError error;
     error.kind = JsonErrorKind::unsupported;
-    error.message = fmt::format("a {}-byte JSON text holds a string or array too large to hold", text.size());
+    error.message = fmt::format("is a {}-byte JSON text holding a string or array too large to hold", text.size());
     return error;
   }
 }

@@ -1,4 +1,5 @@
 #include "msptk/transcript/manifest.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
 
@@ -45,7 +46,7 @@ class Parser {
                   bool is_required = true) {
     const json::value* v = is_required ? required(obj, key, path) : obj.if_contains(key);
     if (!v) return false;
-    if (!v->is_string()) {
+    if (!is_json_string(*v)) {
       problem(std::string(path), "manifest.type", fmt::format("\"{}\" must be a string", path));
       return false;
     }
@@ -77,7 +78,7 @@ class Parser {
       return;
     }
     for (std::size_t i = 0; i < arr->size(); ++i) {
-      if (!(*arr)[i].is_string()) {
+      if (!is_json_string((*arr)[i])) {
         problem(fmt::format("{}[{}]", key, i), "manifest.type", fmt::format("\"{}[{}]\" must be a string", key, i));
         continue;
       }
@@ -156,7 +157,7 @@ ManifestParse parse_manifest(const json::value& value) {
       for (auto [key, dest] : fields) {
         std::string path = fmt::format("regenerationJustification.{}", key);
         const json::value* v = rjo->if_contains(key);
-        if (!v || !v->is_string() || v->get_string().empty()) {
+        if (!v || !is_json_string(*v) || v->get_string().empty()) {
           p.problem(path, "manifest.regeneration",
                     fmt::format("\"{}\" must be a non-empty string when regenerationJustification is present", path));
         } else {

@@ -1,8 +1,8 @@
 #include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/writer.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
@@ -60,11 +60,16 @@ Result<Frame> parse_transcript_line(std::string_view text, const std::string& fi
   if (!is_valid_utf8(text)) {
     return Error::malformed(file, line, "file.utf8", "line is not valid UTF-8");
   }
-  boost::system::error_code ec;
-  json::value value = json::parse(text, ec);
-  if (ec) {
-    return Error::malformed(file, line, "file.json", "line is not a JSON value: " + ec.message());
+  auto line_value = parse_json(text);
+  if (!line_value) {
+    const JsonError& e = line_value.error();
+    if (e.kind == JsonErrorKind::duplicate_member) return Error::malformed(file, line, "file.members", e.about("the line"));
+    if (e.kind == JsonErrorKind::not_json) {
+      return Error::malformed(file, line, "file.json", "line is not a JSON value: " + e.message);
+    }
+    return Error::malformed(file, line, "file.json", e.about("the line"));
   }
+  json::value& value = *line_value;
   json::object* obj = value.if_object();
   if (!obj) return Error::malformed(file, line, "file.json", "line is not a JSON object");
 
@@ -74,21 +79,21 @@ Result<Frame> parse_transcript_line(std::string_view text, const std::string& fi
   for (auto& member : *obj) {
     const std::string_view key = member.key();
     if (key == "dir") {
-      const json::string* dir = member.value().if_string();
+      const json::string* dir = is_json_string(member.value()) ? member.value().if_string() : nullptr;
       std::optional<Direction> parsed = dir ? parse_direction(*dir) : std::nullopt;
       if (!parsed) {
         return Error::malformed(file, line, "file.dir",
-                                "\"dir\" must be \"client\" or \"server\", got " + json::serialize(member.value()));
+                                "\"dir\" must be \"client\" or \"server\", got " + serialize_json(member.value()));
       }
       frame.dir = *parsed;
       have_dir = true;
     } else if (key == "raw") {
-      json::string* raw = member.value().if_string();
+      json::string* raw = is_json_string(member.value()) ? member.value().if_string() : nullptr;
       if (!raw) return Error::malformed(file, line, "file.members", "\"raw\" must be a string");
       frame.raw.assign(raw->data(), raw->size());
       have_raw = true;
     } else if (key == "rawBase64") {
-      const json::string* b64 = member.value().if_string();
+      const json::string* b64 = is_json_string(member.value()) ? member.value().if_string() : nullptr;
       std::optional<std::string> bytes = b64 ? base64_decode(*b64) : std::nullopt;
       if (!bytes) {
         return Error::malformed(file, line, "file.members", "\"rawBase64\" must be a base64 string");

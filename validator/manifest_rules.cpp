@@ -2,6 +2,7 @@
 
 #include "json_locate.hpp"
 #include "msptk/normalizer/path.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ void check_manifest(const ManifestContext& ctx, std::vector<Finding>& out) {
   if (!obj) return;
   const Manifest& manifest = ctx.parse->manifest;
   if (const json::value* scenario = obj->if_contains("scenario");
-      scenario && scenario->is_string() && manifest.scenario != ctx.folder_name) {
+      scenario && is_json_string(*scenario) && manifest.scenario != ctx.folder_name) {
     add("scenario", "manifest.scenario",
         fmt::format("scenario \"{}\" differs from the folder name \"{}\"", manifest.scenario, ctx.folder_name));
   }

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace msptk {
 
 namespace json = boost::json;
@@ -36,6 +38,20 @@ std::string summary_line(const ValidationSummary& s) {
                      s.warnings == 1 ? "" : "s");
 }
 
+std::string schema_line(const ValidationSummary& s) {
+  std::string line = fmt::format("schema: {} frame{} schema-checked, {} envelope-only", s.schema_checked,
+                                 s.schema_checked == 1 ? "" : "s", s.envelope_only);
+  std::string rules;
+  for (const auto& [rule, n] : s.rules) {
+    static const std::set<std::string, std::less<>> kSchemaRules = {
+        "frame.schema", "frame.unknown-enum", "frame.unknown-method", "frame.error-kind", "frame.unknown-error-code",
+        "manifest.bundle"};
+    if (!kSchemaRules.contains(rule)) continue;
+    rules += fmt::format("{}{} {}", rules.empty() ? "" : ", ", rule, n);
+  }
+  return line + "; " + (rules.empty() ? std::string("no schema findings") : rules);
+}
+
 void render_text(const ValidationReport& report, std::ostream& out, std::ostream& err) {
   for (const Error& problem : report.problems) err << "msptk: error: " << problem.render() << "\n";
   for (const ScenarioReport& scenario : report.scenarios) {
@@ -44,7 +60,11 @@ void render_text(const ValidationReport& report, std::ostream& out, std::ostream
   }
   for (const Finding& finding : report.corpus_findings) out << render(finding) << "\n";
   // A run that found nothing to validate (a bad PATH) says so on stderr only.
-  if (!report.scenarios.empty() || report.problems.empty()) out << summary_line(report.summary()) << "\n";
+  if (!report.scenarios.empty() || report.problems.empty()) {
+    const ValidationSummary s = report.summary();
+    out << summary_line(s) << "\n";
+    if (s.schema) out << schema_line(s) << "\n";
+  }
 }
 
 void render_json(const ValidationReport& report, std::ostream& out) {
@@ -61,22 +81,30 @@ void render_json(const ValidationReport& report, std::ostream& out) {
                                      {"notes", scenario.count(Severity::note)},
                                      {"findings", std::move(findings)},
                                      {"problems", std::move(problems)}});
+    if (!scenario.bundle.empty()) {
+      json::object& entry = scenarios.back().get_object();
+      entry["bundle"] = scenario.bundle;
+      entry["schemaChecked"] = scenario.schema_checked;
+      entry["envelopeOnly"] = scenario.envelope_only;
+    }
   }
   json::array corpus, problems;
   for (const Finding& f : report.corpus_findings) corpus.push_back(finding_json(f));
   for (const Error& e : report.problems) problems.push_back(problem_json(e));
   const ValidationSummary s = report.summary();
+  json::object rules;
+  for (const auto& [rule, n] : s.rules) rules[rule] = n;
+  json::object summary{{"scenarios", s.scenarios}, {"ok", s.ok},       {"failed", s.failed},    {"errors", s.errors},
+                       {"warnings", s.warnings},   {"notes", s.notes}, {"problems", s.problems}, {"rules", std::move(rules)}};
+  if (s.schema) {
+    summary["schemaChecked"] = s.schema_checked;
+    summary["envelopeOnly"] = s.envelope_only;
+  }
   json::object doc{{"formatVersion", 1},
                    {"scenarios", std::move(scenarios)},
                    {"corpusFindings", std::move(corpus)},
                    {"problems", std::move(problems)},
-                   {"summary", json::object{{"scenarios", s.scenarios},
-                                            {"ok", s.ok},
-                                            {"failed", s.failed},
-                                            {"errors", s.errors},
-                                            {"warnings", s.warnings},
-                                            {"notes", s.notes},
-                                            {"problems", s.problems}}},
+                   {"summary", std::move(summary)},
                    {"exitCode", report.exit_code()}};
   out << pretty(doc);
 }

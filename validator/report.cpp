@@ -29,6 +29,7 @@ std::size_t ScenarioReport::count(Severity severity) const {
 ValidationSummary ValidationReport::summary() const {
   ValidationSummary s;
   auto tally = [&s](const Finding& f) {
+    ++s.rules[f.rule];
     switch (f.severity) {
       case Severity::error: ++s.errors; break;
       case Severity::warning: ++s.warnings; break;
@@ -40,6 +41,9 @@ ValidationSummary ValidationReport::summary() const {
     (scenario.ok() ? s.ok : s.failed) += 1;
     for (const Finding& f : scenario.findings) tally(f);
     s.problems += scenario.problems.size();
+    s.schema = s.schema || !scenario.bundle.empty();
+    s.schema_checked += scenario.schema_checked;
+    s.envelope_only += scenario.envelope_only;
   }
   for (const Finding& f : corpus_findings) tally(f);
   s.problems += problems.size();

@@ -9,14 +9,15 @@ namespace {
 constexpr std::array kRules = {
     // file: each line of a transcript file
     RuleInfo{"file.json", "error", "each line is a JSON object"},
-    RuleInfo{"file.members", "error", "a line holds exactly \"dir\" and \"raw\" (raw a string; rawBase64 optional)"},
+    RuleInfo{"file.members", "error", "a line holds exactly \"dir\" and \"raw\", each once (raw a string; rawBase64 optional, and when present the frame's bytes, which raw holds as lossy UTF-8)"},
     RuleInfo{"file.dir", "error", "\"dir\" is \"client\" or \"server\""},
     RuleInfo{"file.utf8", "error", "lines and the frames they hold are valid UTF-8 (a rawBase64 line holds a frame that is not)"},
     RuleInfo{"file.blank-line", "error", "no blank lines"},
     RuleInfo{"file.lf", "error", "every line, the last one included, ends with LF"},
     RuleInfo{"file.crlf", "error", "lines end with LF, not CR LF"},
     // frame: each frame's raw bytes
-    RuleInfo{"frame.json", "error", "raw is JSON"},
+    RuleInfo{"frame.json", "error", "raw is JSON, nested at most 10,000 levels deep"},
+    RuleInfo{"frame.duplicate-member", "error", "no object in raw names a member twice (peers disagree on which one counts)"},
     RuleInfo{"frame.object", "error", "raw is a JSON object"},
     RuleInfo{"frame.jsonrpc", "error", "raw carries \"jsonrpc\":\"2.0\""},
     RuleInfo{"frame.envelope", "error", "raw is a request, a notification or a response (method a string, id an integer or string, params an object or array)"},
@@ -26,8 +27,11 @@ constexpr std::array kRules = {
     RuleInfo{"frame.newline", "error", "no raw contains a raw LF byte"},
     RuleInfo{"frame.too-large", "error", "no frame is over serverConfig.frameLimitBytes (a client frame may be, when the server rejects it)"},
     RuleInfo{"frame.rejection", "error", "a server rejection of a broken client frame has the shape seed 000 gives (-32700 with id null, -32002 with data.limitBytes, -32600)"},
+    RuleInfo{"frame.schema", "error", "params, result and error objects satisfy their schema in the bundle (needs --schema)"},
     RuleInfo{"frame.unknown-method", "note/warning", "the method is in the schema bundle's tables (a note in sdk-tolerance scenarios, else a warning; needs --schema)"},
-    RuleInfo{"frame.unknown-enum", "note/warning", "string values at enum positions are values of the enum (a note in sdk-tolerance scenarios, else a warning; needs --schema)"},
+    RuleInfo{"frame.unknown-enum", "note/warning", "a string outside an enum marked x-msp-openness open is tolerated with a warning (a note in sdk-tolerance scenarios, where any enum's unknown strings are notes; other enum values are frame.schema errors; needs --schema)"},
+    RuleInfo{"frame.error-kind", "error", "an error code of the bundle's errors table carries its kind (or an override kind) in data.kind (needs --schema)"},
+    RuleInfo{"frame.unknown-error-code", "note/warning", "an error code is in the bundle's errors table (a note in sdk-tolerance scenarios, else a warning; needs --schema)"},
     // session: the main transcript
     RuleInfo{"session.initialize-first", "error", "the first client message is initialize; a request before it is rejected with -32600 data.kind notInitialized"},
     RuleInfo{"session.before-initialized", "error", "the server sends no notification or request before the client's initialized"},
@@ -50,6 +54,7 @@ constexpr std::array kRules = {
     RuleInfo{"manifest.normalize-registry", "error", "every normalize path is in the registry of allowed paths (MATCHING.md 4; --registry extends it)"},
     RuleInfo{"manifest.source", "error", "source[].lines is \"N\", \"N-M\" or a comma-separated list of those"},
     RuleInfo{"manifest.source-range", "error", "source line ranges lie inside the transcript"},
+    RuleInfo{"manifest.bundle", "note", "with --schema auto, a bundle under --bundles has the manifest's fingerprint (else the stable bundle is used, and this note says so)"},
     // corpus
     RuleInfo{"corpus.duplicate-scenario", "error", "scenario ids are unique across the paths validated"},
     RuleInfo{"corpus.stale-fingerprint", "warning", "fingerprints equal the stable one of --stable-manifest (one warning per stale fingerprint)"},

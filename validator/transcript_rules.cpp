@@ -1,10 +1,13 @@
 #include "transcript_rules.hpp"
 
-#include <boost/json/parse.hpp>
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/writer.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace msptk::detail {
@@ -18,9 +21,9 @@ std::string envelope_rule(const json::value& value) {
   const json::object* obj = value.if_object();
   if (!obj) return "frame.object";
   const json::value* version = obj->if_contains("jsonrpc");
-  if (!version || !version->is_string() || version->get_string() != "2.0") return "frame.jsonrpc";
+  if (!version || !is_json_string(*version) || version->get_string() != "2.0") return "frame.jsonrpc";
   const json::value* id = obj->if_contains("id");
-  if (id && !(id->is_string() || id->is_int64() || id->is_uint64() || id->is_null())) return "frame.envelope";
+  if (id && !(is_json_string(*id) || id->is_int64() || id->is_uint64() || id->is_null())) return "frame.envelope";
   if (obj->contains("method") || !id) return "frame.envelope";
   if (obj->contains("result") == obj->contains("error")) return "frame.response";
   return "frame.error";
@@ -48,16 +51,15 @@ std::optional<std::string> id_from_prefix(std::string_view raw) {
     if (end < raw.size() && raw[end] == '-') ++end;
     while (end < raw.size() && std::isdigit(static_cast<unsigned char>(raw[end]))) ++end;
   }
-  boost::system::error_code ec;
-  json::value id = json::parse(raw.substr(i, end - i), ec);
-  if (ec || !(id.is_string() || id.is_int64() || id.is_uint64())) return std::nullopt;
-  return id_key(id);
+  auto id = parse_json(raw.substr(i, end - i));
+  if (!id || !(is_json_string(*id) || id->is_int64() || id->is_uint64())) return std::nullopt;
+  return id_key(*id);
 }
 
 std::optional<std::string> id_of(const json::value& value) {
   const json::object* obj = value.if_object();
   const json::value* id = obj ? obj->if_contains("id") : nullptr;
-  if (!id || !(id->is_string() || id->is_int64() || id->is_uint64())) return std::nullopt;
+  if (!id || !(is_json_string(*id) || id->is_int64() || id->is_uint64())) return std::nullopt;
   return id_key(*id);
 }
 
@@ -109,6 +111,7 @@ void TranscriptChecker::on_line(const Result<Frame>& item, const LineFacts& fact
 
 void TranscriptChecker::check_frame(const Frame& frame) {
   const bool client = frame.dir == Direction::client;
+  if (frame.exact_bytes) check_raw_base64(frame);
   if (frame.exact_bytes) {
     if (client) {
       expect_rejection(frame, "file.utf8", "holds bytes that are not valid UTF-8 (kept in rawBase64)",
@@ -129,25 +132,32 @@ void TranscriptChecker::check_frame(const Frame& frame) {
   if (size > ctx_.frame_limit) {
     const std::string what = fmt::format("is {} bytes, over serverConfig.frameLimitBytes {}", size, ctx_.frame_limit);
     if (client) {
-      boost::system::error_code ec;
-      json::value value = json::parse(frame.json_text(), ec);
+      auto value = parse_json(frame.json_text());
       expect_rejection(frame, "frame.too-large", what, Expect::too_large,
-                       ec ? id_from_prefix(frame.raw) : id_of(value));
+                       value ? id_of(*value) : id_from_prefix(frame.raw));
       return;
     }
     add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
   }
-  boost::system::error_code ec;
-  json::value value = json::parse(frame.json_text(), ec);
-  if (ec) {
-    if (client) {
-      expect_rejection(frame, "frame.json", fmt::format("is not JSON ({})", ec.message()), Expect::parse_error,
+  auto parsed = parse_json(frame.json_text());
+  if (!parsed) {
+    const JsonError& e = parsed.error();
+    if (e.kind == JsonErrorKind::duplicate_member) {
+      // JSON-RPC implementations disagree on which of the two members wins: never legal.
+      add(Severity::error, frame.line, "frame.duplicate-member",
+          fmt::format("{} raw names member {} twice; peers disagree on which one counts",
+                      to_string(frame.dir), serialize_json(json::string(e.member))));
+    } else if (e.kind != JsonErrorKind::not_json) {
+      add(Severity::error, frame.line, "frame.json", e.about(fmt::format("{} raw", to_string(frame.dir))));
+    } else if (client) {
+      expect_rejection(frame, "frame.json", fmt::format("is not JSON ({})", e.message), Expect::parse_error,
                        std::nullopt);
     } else {
-      add(Severity::error, frame.line, "frame.json", fmt::format("server raw is not JSON: {}", ec.message()));
+      add(Severity::error, frame.line, "frame.json", fmt::format("server raw is not JSON: {}", e.message));
     }
     return;
   }
+  const json::value& value = *parsed;
   const Envelope envelope = classify(value);
   if (envelope.kind == FrameKind::invalid) {
     if (client) {
@@ -159,6 +169,29 @@ void TranscriptChecker::check_frame(const Frame& frame) {
     return;
   }
   check_message(frame, value, envelope);
+}
+
+// `raw` beside `rawBase64` must be the lossy UTF-8 of its bytes (what the recorder writes):
+// a hand edit of one of the two would make diff (which compares the bytes) and a reader of
+// raw disagree about the frame.
+void TranscriptChecker::check_raw_base64(const Frame& frame) {
+  const std::string& bytes = *frame.exact_bytes;
+  const std::string expected = lossy_utf8(bytes);
+  if (expected == frame.raw) return;
+  std::size_t i = 0;
+  while (i < expected.size() && i < frame.raw.size() && expected[i] == frame.raw[i]) ++i;
+  auto excerpt = [&](const std::string& s) {
+    std::string cut = s.substr(i, 16);
+    while (!cut.empty() && !is_valid_utf8(cut)) cut.pop_back();
+    return serialize_json(json::string(cut)) + (s.size() > i + 16 ? "…" : "");
+  };
+  add(Severity::error, frame.line, "file.members",
+      fmt::format("\"raw\" and \"rawBase64\" disagree: rawBase64 holds {} bytes whose lossy UTF-8 is {} bytes, raw is {} "
+                  "bytes; they differ from byte {} of raw (raw has {}, rawBase64 gives {}); raw must be the lossy "
+                  "UTF-8 of rawBase64's bytes",
+                  bytes.size(), expected.size(), frame.raw.size(), i,
+                  i < frame.raw.size() ? excerpt(frame.raw) : std::string("nothing more"),
+                  i < expected.size() ? excerpt(expected) : std::string("nothing more")));
 }
 
 void TranscriptChecker::expect_rejection(const Frame& frame, std::string rule, std::string what, Expect expect,
@@ -198,7 +231,7 @@ void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& 
     case Expect::too_large:
       if (code == -32002 && !id_null) {
         const json::value* limit = error_data(value, "limitBytes");
-        if (!limit || !limit->is_number()) {
+        if (!limit || !is_json_number(*limit)) {
           problem = fmt::format("inputTooLarge with data.limitBytes {}", ctx_.frame_limit);
         } else if (!(limit->is_int64() && limit->get_int64() == ctx_.frame_limit)) {
           add(Severity::error, frame.line, "frame.rejection",
@@ -222,6 +255,7 @@ void TranscriptChecker::settle_rejection(const Frame& frame, const json::value& 
 void TranscriptChecker::check_message(const Frame& frame, const json::value& value, const Envelope& envelope) {
   if (frame.dir == Direction::server && is_rejection(envelope)) {
     settle_rejection(frame, value, envelope);
+    if (ctx_.schema) check_schema(frame, value, envelope, nullptr);
     return;
   }
   const Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, frame.line);
@@ -235,7 +269,7 @@ void TranscriptChecker::check_message(const Frame& frame, const json::value& val
     }
   }
   if (ctx_.session_rules) check_session(frame, value, envelope, outcome);
-  if (ctx_.schema) check_schema(frame, value, envelope, outcome);
+  if (ctx_.schema) check_schema(frame, value, envelope, outcome.answered);
 }
 
 void TranscriptChecker::check_session(const Frame& frame, const json::value& value, const Envelope& envelope,
@@ -297,7 +331,7 @@ void TranscriptChecker::check_session(const Frame& frame, const json::value& val
     if (request->dir == Direction::client && early != before_initialize_.end() && early->second == request->line) {
       before_initialize_.erase(early);
       const json::value* kind = envelope.is_error ? error_data(value, "kind") : nullptr;
-      const bool rejected = envelope.is_error && error_code(value) == -32600 && kind && kind->is_string() &&
+      const bool rejected = envelope.is_error && error_code(value) == -32600 && kind && is_json_string(*kind) &&
                             kind->get_string() == "notInitialized";
       if (!rejected) {
         add(Severity::error, request->line, "session.initialize-first",
@@ -310,31 +344,95 @@ void TranscriptChecker::check_session(const Frame& frame, const json::value& val
 }
 
 void TranscriptChecker::check_schema(const Frame& frame, const json::value& value, const Envelope& envelope,
-                                     const Correlator::Outcome& outcome) {
-  const Severity severity = ctx_.sdk_tolerance ? Severity::note : Severity::warning;
-  auto report_enums = [&](const std::vector<UnknownEnumValue>& unknown) {
-    for (const UnknownEnumValue& u : unknown) {
-      add(severity, frame.line, "frame.unknown-enum",
-          fmt::format("{}: \"{}\" is not a value of the {} enum {} in the schema bundle", u.location, u.value,
-                      u.open ? "open" : "closed", u.enum_name));
-    }
-  };
+                                     const Correlator::Request* answered) {
+  const Severity tolerated = ctx_.sdk_tolerance ? Severity::note : Severity::warning;
+  const schema::Bundle& bundle = *ctx_.schema;
   const json::object& obj = value.get_object();
+  bool checked = false;
   if (envelope.kind == FrameKind::request || envelope.kind == FrameKind::notification) {
-    const SchemaIndex::Table table = SchemaIndex::table_for(frame.dir, envelope.kind);
-    if (!ctx_.schema->knows(table, envelope.method)) {
-      add(severity, frame.line, "frame.unknown-method",
+    const schema::Table table = schema::table_for(frame.dir, envelope.kind);
+    if (!bundle.knows(table, envelope.method)) {
+      add(tolerated, frame.line, "frame.unknown-method",
           fmt::format("unknown method {}: not in the schema bundle's \"{}\" table", envelope.method,
-                      SchemaIndex::table_name(table)));
-    } else if (const json::value* params = obj.if_contains("params")) {
-      report_enums(ctx_.schema->unknown_params_enums(table, envelope.method, *params));
+                      schema::to_string(table)));
+    } else {
+      // JSON-RPC: params omitted means no parameters, i.e. the empty object.
+      static const json::value kNoParams = json::object();
+      const json::value* params = obj.if_contains("params");
+      checked = validate_part(frame, bundle.schema_pointer(table, envelope.method, "params"), params ? *params : kNoParams,
+                              "params", fmt::format("{} {}", to_string(envelope.kind), envelope.method));
     }
-  } else if (const Correlator::Request* request = outcome.answered; request && !envelope.is_error) {
-    const SchemaIndex::Table table = SchemaIndex::table_for(request->dir, FrameKind::request);
-    if (ctx_.schema->knows(table, request->method)) {
-      report_enums(ctx_.schema->unknown_result_enums(table, request->method, obj.at("result")));
+  } else if (envelope.is_error) {
+    checked = check_error(frame, value);
+  } else if (answered) {
+    const schema::Table table = schema::table_for(answered->dir, FrameKind::request);
+    if (bundle.knows(table, answered->method)) {
+      checked = validate_part(frame, bundle.schema_pointer(table, answered->method, "result"), obj.at("result"),
+                              "result", fmt::format("result of {} sent at line {}", answered->method, answered->line));
     }
   }
+  if (ctx_.counts) ++(checked ? ctx_.counts->schema_checked : ctx_.counts->envelope_only);
+}
+
+bool TranscriptChecker::validate_part(const Frame& frame, const std::optional<std::string>& pointer,
+                                      const json::value& instance, std::string_view root, const std::string& what) {
+  if (!pointer) return false;
+  constexpr std::size_t kMaxPerFrame = 10;
+  const std::vector<schema::Violation> violations = ctx_.schema->validate(*pointer, instance, root);
+  std::size_t reported = 0;
+  for (const schema::Violation& v : violations) {
+    if (v.constraint == schema::Constraint::enum_value && v.string_value && (v.open_enum || ctx_.sdk_tolerance)) {
+      // Seed 003: an unknown string on an open enum is conformant, with a warning. In
+      // sdk-tolerance scenarios every unknown enum string is there on purpose: a note.
+      add(ctx_.sdk_tolerance ? Severity::note : Severity::warning, frame.line, "frame.unknown-enum",
+          fmt::format("{}: {} ({}; schema {})", v.path, v.message, what, v.schema_location));
+      continue;
+    }
+    if (++reported > kMaxPerFrame) continue;
+    add(Severity::error, frame.line, "frame.schema", fmt::format("{}: {} ({}; schema {})", v.path, v.message, what, v.schema_location));
+  }
+  if (reported > kMaxPerFrame) {
+    add(Severity::error, frame.line, "frame.schema",
+        fmt::format("{} more schema violations in this frame not shown ({})", reported - kMaxPerFrame, what));
+  }
+  return true;
+}
+
+bool TranscriptChecker::check_error(const Frame& frame, const json::value& value) {
+  const schema::Bundle& bundle = *ctx_.schema;
+  const json::value& error = value.get_object().at("error");
+  bool checked = false;
+  constexpr std::string_view kErrorObject = "#/$defs/ErrorObject";
+  if (bundle.has(kErrorObject)) {
+    checked = validate_part(frame, std::string(kErrorObject), error, "error", "error response");
+  }
+  if (!bundle.has_error_table()) return checked;
+  const json::value* code = error.get_object().if_contains("code");
+  if (!code || !code->is_int64()) return checked;  // frame.error says so
+  const schema::ErrorEntry* entry = bundle.error(code->get_int64());
+  if (!entry) {
+    add(ctx_.sdk_tolerance ? Severity::note : Severity::warning, frame.line, "frame.unknown-error-code",
+        fmt::format("error code {} is not in the schema bundle's errors table", code->get_int64()));
+    return true;
+  }
+  if (entry->kind.empty()) return true;
+  std::string allowed = fmt::format("\"{}\"", entry->kind);
+  for (std::size_t i = 0; i < entry->override_kinds.size(); ++i) {
+    allowed += fmt::format("{}\"{}\"", i + 1 == entry->override_kinds.size() ? " or " : ", ", entry->override_kinds[i]);
+  }
+  const json::value* kind = error_data(value, "kind");
+  if (!kind) {
+    add(Severity::error, frame.line, "frame.error-kind",
+        fmt::format("error {} carries no data.kind; the errors table gives {} for it", entry->code, allowed));
+  } else if (!is_json_string(*kind) ||
+             (kind->get_string() != entry->kind &&
+              std::find(entry->override_kinds.begin(), entry->override_kinds.end(), kind->get_string()) ==
+                  entry->override_kinds.end())) {
+    add(Severity::error, frame.line, "frame.error-kind",
+        fmt::format("error {} carries data.kind {}; the errors table gives {} for it", entry->code,
+                    json::serialize(*kind), allowed));
+  }
+  return true;
 }
 
 void TranscriptChecker::finish() {

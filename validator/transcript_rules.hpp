@@ -11,7 +11,7 @@
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/validator/report.hpp"
-#include "msptk/validator/schema_index.hpp"
+#include "msptk/schema/bundle.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -30,7 +30,8 @@ struct TranscriptContext {
   std::int64_t frame_limit = kDefaultFrameLimitBytes;
   bool session_rules = true;   // the main transcript; legs get file and frame rules only
   bool sdk_tolerance = false;  // unknown methods and enum values are notes, not warnings
-  const SchemaIndex* schema = nullptr;
+  const schema::Bundle* schema = nullptr;
+  ScenarioReport* counts = nullptr;  // schema_checked / envelope_only are counted here
 };
 
 class TranscriptChecker {
@@ -53,6 +54,7 @@ class TranscriptChecker {
 
   void add(Severity severity, std::size_t line, std::string rule, std::string message);
   void check_frame(const Frame& frame);
+  void check_raw_base64(const Frame& frame);
   void expect_rejection(const Frame& frame, std::string rule, std::string what, Expect expect,
                         std::optional<std::string> id);
   bool is_rejection(const Envelope& envelope) const;
@@ -62,7 +64,11 @@ class TranscriptChecker {
   void check_session(const Frame& frame, const boost::json::value& value, const Envelope& envelope,
                      const Correlator::Outcome& outcome);
   void check_schema(const Frame& frame, const boost::json::value& value, const Envelope& envelope,
-                    const Correlator::Outcome& outcome);
+                    const Correlator::Request* answered);
+  // Validates `instance` at `pointer`; returns false when the bundle has no schema there.
+  bool validate_part(const Frame& frame, const std::optional<std::string>& pointer, const boost::json::value& instance,
+                     std::string_view root, const std::string& what);
+  bool check_error(const Frame& frame, const boost::json::value& value);
 
   TranscriptContext ctx_;
   std::vector<Finding>& findings_;

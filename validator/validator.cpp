@@ -1,4 +1,5 @@
 #include "msptk/validator/validator.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include "json_locate.hpp"
 #include "manifest_rules.hpp"
@@ -61,6 +62,7 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
   detail::TranscriptContext ctx;
   ctx.file = files->transcript.string();
   ctx.schema = options.schema ? &*options.schema : nullptr;
+  ctx.counts = &report;
   ctx.session_rules = !ends_with(files->transcript.filename().string(), "-legs.ndjson");
 
   // The manifest: read first, because the frame limit and the provenance come from it.
@@ -82,10 +84,24 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
     parse = parse_manifest(value);
     ctx.frame_limit = parse->manifest.frame_limit_bytes;
     ctx.sdk_tolerance = parse->manifest.is_sdk_tolerance();
+    if (options.bundles) {
+      const std::string& pin = parse->manifest.fingerprint;
+      ctx.schema = options.bundles->find(pin);
+      if (!ctx.schema) {
+        ctx.schema = &options.bundles->stable();
+        manifest_findings.push_back(Finding{
+            Severity::note, files->manifest->string(), detail::line_of_path(text, "fingerprint"), "manifest.bundle",
+            fmt::format("no bundle under {} has fingerprint {}: validated against the stable bundle {}",
+                        options.bundles->dir(), pin.empty() ? "(none)" : pin, ctx.schema->file())});
+      }
+    }
   } else if (!bare) {
     manifest_findings.push_back(Finding{Severity::error, (files->dir / "manifest.json").string(), 0,
                                         "manifest.missing", "scenario folder has no manifest.json"});
   }
+
+  if (options.bundles && !ctx.schema) ctx.schema = &options.bundles->stable();  // no manifest
+  if (ctx.schema) report.bundle = ctx.schema->file();
 
   std::vector<Finding> transcript_findings;
   const std::size_t problems_before = report.problems.size();
@@ -112,7 +128,7 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
       facts->file = mctx.file;
       const json::object* obj = value.if_object();
       const json::value* scenario = obj ? obj->if_contains("scenario") : nullptr;
-      if (scenario && scenario->is_string()) facts->scenario = std::string(scenario->get_string());
+      if (scenario && is_json_string(*scenario)) facts->scenario = std::string(scenario->get_string());
       facts->scenario_line = detail::line_of_path(text, "scenario");
       facts->fingerprint = parse->manifest.fingerprint;
       facts->fingerprint_line = detail::line_of_path(text, "fingerprint");
@@ -214,7 +230,7 @@ Result<std::string> read_stable_fingerprint(const fs::path& file) {
   if (!value) return value.error();
   const json::object* obj = value->if_object();
   const json::value* fingerprint = obj ? obj->if_contains("fingerprint") : nullptr;
-  if (!fingerprint || !fingerprint->is_string()) {
+  if (!fingerprint || !is_json_string(*fingerprint)) {
     return Error::malformed(file.string(), 1, "stable.fingerprint",
                             "not a stable bundle manifest: no string \"fingerprint\" member");
   }

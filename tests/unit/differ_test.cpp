@@ -314,5 +314,46 @@ TEST(Render, TextEndsWithTheVerdictLineAndJsonFollowsTheSchema) {
   EXPECT_EQ(frame.at("divergences").at(0).at("actual"), "b");
 }
 
+
+TEST(FrameComparer, NumbersCompareByExactValue) {
+  FrameComparer comparer(spec_of({}));
+  auto outcome = [&](const char* a, const char* b) {
+    return comparer.compare(server(std::string(R"({"jsonrpc":"2.0","method":"n","params":{"v":)") + a + "}}"),
+                            server(std::string(R"({"jsonrpc":"2.0","method":"n","params":{"v":)") + b + "}}"))
+        .outcome;
+  };
+  EXPECT_EQ(outcome("1e400", "1e401"), FrameOutcome::divergent);
+  EXPECT_EQ(outcome("123456789012345678901234567890", "123456789012345678901234567891"), FrameOutcome::divergent);
+  EXPECT_EQ(outcome("9007199254740993", "9007199254740992.0"), FrameOutcome::divergent);
+  EXPECT_EQ(outcome("0.1", "0.10000000000000000001"), FrameOutcome::divergent);
+  EXPECT_EQ(outcome("1.0", "1e0"), FrameOutcome::equivalent);
+  EXPECT_EQ(outcome("1e400", "10e399"), FrameOutcome::equivalent);
+  EXPECT_EQ(outcome("[1e400]", "[\"\\u00ff1e400\"]"), FrameOutcome::divergent);
+}
+
+TEST(FrameComparer, RawBase64BytesAreTheFrame) {
+  FrameComparer comparer(spec_of({}));
+  Frame a = server("{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"v\":\"\xEF\xBF\xBD\"}}");
+  Frame b = a;
+  a.exact_bytes = "{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"v\":\"\xFF\"}}";
+  b.exact_bytes = "{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"v\":\"\xFE\"}}";
+  FrameComparison c = comparer.compare(a, b);
+  EXPECT_EQ(c.outcome, FrameOutcome::divergent);
+  ASSERT_EQ(c.divergences.size(), 1u);
+  EXPECT_NE(c.divergences[0].note.find("first difference at byte 45"), std::string::npos) << c.divergences[0].note;
+  EXPECT_EQ(comparer.compare(a, a).outcome, FrameOutcome::identical);
+}
+
+TEST(FrameComparer, TenThousandLevelsDeepFramesCompareWithoutRecursionTrouble) {
+  FrameComparer comparer(spec_of({}));
+  const std::string deep = std::string(9990, '[') + "1" + std::string(9990, ']');
+  const std::string deeper = std::string(9990, '[') + "2" + std::string(9990, ']');
+  auto frame_of = [](const std::string& v) { return server(R"({"jsonrpc":"2.0","method":"n","params":{"v":)" + v + "}}"); };
+  EXPECT_EQ(comparer.compare(frame_of(deep), frame_of(" " + deep)).outcome, FrameOutcome::equivalent);
+  FrameComparison c = comparer.compare(frame_of(deep), frame_of(deeper));
+  EXPECT_EQ(c.outcome, FrameOutcome::divergent);
+  EXPECT_EQ(c.divergences.size(), 1u);
+}
+
 }  // namespace
 }  // namespace msptk

@@ -27,7 +27,8 @@ TEST(JsonParse, RefusesWhatIsNotJson) {
     auto v = parse_json(bad);
     ASSERT_FALSE(v) << bad;
     EXPECT_EQ(v.error().kind, JsonErrorKind::not_json) << bad;
-    EXPECT_NE(v.error().message.find("not JSON"), std::string::npos) << bad;
+    EXPECT_NE(v.error().describe().find("not JSON: "), std::string::npos) << bad;
+    EXPECT_NE(v.error().about("raw").find("raw is not JSON: "), std::string::npos) << bad;
   }
 }
 
@@ -45,7 +46,7 @@ TEST(JsonParse, NestsTenThousandLevelsAndNamesTheLimitBeyond) {
   ASSERT_FALSE(too_deep);
   EXPECT_EQ(too_deep.error().kind, JsonErrorKind::too_deep);
   EXPECT_EQ(too_deep.error().message, "nested deeper than 10000 levels");
-  EXPECT_EQ(too_deep.error().message.find("not JSON"), std::string::npos);
+  EXPECT_EQ(too_deep.error().about("raw"), "raw is nested deeper than 10000 levels");
 
   auto limited = parse_json(nested(41), ParseLimits{40});
   ASSERT_FALSE(limited);
@@ -59,6 +60,7 @@ TEST(JsonParse, DuplicateMembersAreErrorsNamingTheMember) {
   EXPECT_EQ(v.error().kind, JsonErrorKind::duplicate_member);
   EXPECT_EQ(v.error().member, "raw");
   EXPECT_EQ(v.error().message, "duplicate member \"raw\"");
+  EXPECT_EQ(v.error().about("the line"), "the line has a duplicate member \"raw\"");
 
   auto inner = parse_json(R"({"a":{"id":1,"x":{"id":2},"id":3}})");
   ASSERT_FALSE(inner);

@@ -3,6 +3,7 @@
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/normalizer/placeholders.hpp"
 #include "msptk/normalizer/unifier.hpp"
+#include "msptk/transcript/json_parse.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -193,6 +194,20 @@ TEST(Placeholders, ErasedValuesCarryNoNumber) {
   Placeholders p(Masker(spec_of({"params.turnId"}, MaskMode::erase)));
   EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"t"}})")),
             R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"<value>"}})");
+}
+
+
+TEST(Canonical, NumbersKeepTheirExactValue) {
+  auto canon = [](const char* t) { return canonical_json(*parse_json(t)); };
+  EXPECT_EQ(canon("[1e400,1.0,123456789012345678901234567890,0.5]"), "[1e400,1,123456789012345678901234567890,0.5]");
+  EXPECT_NE(canon("1e400"), canon("1e401"));
+  EXPECT_EQ(canon("1e400"), canon("10e399"));
+  EXPECT_FALSE(json_equal(*parse_json("123456789012345678901234567890"), *parse_json("123456789012345678901234567891")));
+  EXPECT_TRUE(json_equal(*parse_json("[1e400]"), *parse_json("[1.0e400]")));
+  // Canonical text is strict JSON: it parses back.
+  EXPECT_TRUE(parse_json(canon(R"({"b":[1e400,-1e-400],"a":"\u001b"})")));
+  const std::string deep = std::string(10000, '[') + std::string(10000, ']');
+  EXPECT_EQ(canon(deep.c_str()), deep);
 }
 
 }  // namespace

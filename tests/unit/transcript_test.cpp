@@ -4,6 +4,7 @@
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/transcript/writer.hpp"
+#include "msptk/transcript/json_parse.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -244,6 +245,40 @@ TEST(Correlator, FlagsAnIdReusedWhileInFlight) {
   EXPECT_EQ(dup.status, Correlator::Status::duplicate_id);
   ASSERT_NE(dup.previous, nullptr);
   EXPECT_EQ(dup.previous->line, 1u);
+}
+
+
+TEST(Transcript, DuplicateMembersInALineAreFileMembers) {
+  auto twice = parse_transcript_line(R"({"dir":"client","raw":"{}","raw":"[]"})", "t.ndjson", 4);
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().rule, "file.members");
+  EXPECT_EQ(twice.error().line, 4u);
+  EXPECT_NE(twice.error().message.find("duplicate member \"raw\""), std::string::npos) << twice.error().message;
+  auto dir_twice = parse_transcript_line(R"({"dir":"client","dir":"server","raw":"{}"})", "t.ndjson", 1);
+  ASSERT_FALSE(dir_twice);
+  EXPECT_EQ(dir_twice.error().rule, "file.members");
+}
+
+TEST(Transcript, FramesWithDuplicateMembersOrDeepNestingSayWhat) {
+  Frame f;
+  f.raw = R"({"jsonrpc":"2.0","id":1,"id":2,"method":"m"})";
+  auto dup = f.parse("t.ndjson");
+  ASSERT_FALSE(dup);
+  EXPECT_EQ(dup.error().rule, "frame.duplicate-member");
+  f.raw = std::string(10001, '[') + std::string(10001, ']');
+  auto deep = f.parse("t.ndjson");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().message, "raw is nested deeper than 10000 levels");
+  f.raw = R"({"jsonrpc":"2.0","method":"m","params":)" + std::string(40, '[') + std::string(40, ']') + "}";
+  EXPECT_TRUE(f.parse("t.ndjson"));
+}
+
+TEST(Transcript, ExactNumbersAreNeitherIdsNorStrings) {
+  auto message = parse_json(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"m"})");
+  ASSERT_TRUE(message);
+  EXPECT_EQ(classify(*message).kind, FrameKind::invalid);
+  auto method = parse_json(R"({"jsonrpc":"2.0","id":1,"method":1e400})");
+  EXPECT_EQ(classify(*method).problem, "method must be a string");
 }
 
 }  // namespace

@@ -2,11 +2,12 @@
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/validator/render.hpp"
 #include "msptk/validator/rules.hpp"
-#include "msptk/validator/schema_index.hpp"
 #include "msptk/validator/validator.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
 
 #include <set>
 #include <sstream>
@@ -73,7 +74,7 @@ TEST(Validator, PublicCorpusValidatesWithoutErrors) {
 TEST(Validator, PublicCorpusWithSchemaAndStableManifest) {
   MSPTK_REQUIRE_SHARED_CORPUS();
   ValidateOptions options;
-  auto schema = SchemaIndex::load(test::shared_corpus() / "stable" / "msp.schema.json");
+  auto schema = schema::Bundle::load(test::shared_corpus() / "stable" / "msp.schema.json");
   ASSERT_TRUE(schema) << schema.error().render();
   options.schema = std::move(*schema);
   auto stable = read_stable_fingerprint(test::shared_corpus() / "stable" / "manifest.json");
@@ -82,13 +83,23 @@ TEST(Validator, PublicCorpusWithSchemaAndStableManifest) {
   options.stable_fingerprint = *stable;
   const ValidationReport report = validate_paths({test::shared_transcripts()}, options);
   const ValidationSummary s = report.summary();
-  EXPECT_EQ(s.errors, 0u);
+  // userinput-cancel-round-trip (pinned to an older bundle) sends userInput/settled without
+  // decidedAt, which the stable bundle requires.
+  EXPECT_EQ(s.errors, 1u);
   EXPECT_EQ(s.notes, 2u);     // the two sdk-tolerance scenarios: an unknown item kind, an unknown method
   EXPECT_EQ(s.warnings, 3u);  // three stale fingerprints, one warning each
+  EXPECT_EQ(s.schema_checked + s.envelope_only, 428u);
   ASSERT_EQ(report.corpus_findings.size(), 3u);
   EXPECT_NE(report.corpus_findings[0].message.find("stale pin in 28 scenarios"), std::string::npos);
   for (const ScenarioReport& scenario : report.scenarios) {
     for (const Finding& f : scenario.findings) {
+      if (f.severity == Severity::error) {
+        EXPECT_EQ(scenario.scenario, "userinput-cancel-round-trip");
+        EXPECT_EQ(f.line, 14u);
+        EXPECT_EQ(f.rule, "frame.schema");
+        EXPECT_NE(f.message.find("params: missing required member \"decidedAt\""), std::string::npos) << f.message;
+        continue;
+      }
       EXPECT_EQ(f.severity, Severity::note) << render(f);
       EXPECT_EQ(scenario.scenario.rfind("tolerance-", 0), 0u) << render(f);
     }
@@ -212,9 +223,9 @@ TEST(Validator, SameFolderGivenTwiceIsValidatedOnce) {
 
 TEST(ValidationReport, SummaryAndExitCode) {
   ValidationReport report;
-  report.scenarios.push_back(ScenarioReport{"a", "a", {{Severity::warning, "a/t", 1, "session.unanswered", "w"}}, {}});
+  report.scenarios.push_back(ScenarioReport{"a", "a", {{Severity::warning, "a/t", 1, "session.unanswered", "w"}}, {}, {}, 0, 0});
   report.scenarios.push_back(ScenarioReport{"b", "b", {{Severity::error, "b/t", 2, "frame.json", "e"},
-                                                       {Severity::note, "b/t", 3, "frame.unknown-method", "n"}}, {}});
+                                                       {Severity::note, "b/t", 3, "frame.unknown-method", "n"}}, {}, {}, 0, 0});
   ValidationSummary s = report.summary();
   EXPECT_EQ(summary_line(s), "2 scenarios: 1 ok, 1 failed (1 error, 1 warning)");
   EXPECT_EQ(s.notes, 1u);
@@ -226,7 +237,7 @@ TEST(ValidationReport, SummaryAndExitCode) {
 
 TEST(ValidationReport, JsonRendererCarriesTheFindings) {
   ValidationReport report;
-  report.scenarios.push_back(ScenarioReport{"b", "b", {{Severity::error, "b/t", 2, "frame.json", "e"}}, {}});
+  report.scenarios.push_back(ScenarioReport{"b", "b", {{Severity::error, "b/t", 2, "frame.json", "e"}}, {}, {}, 0, 0});
   std::ostringstream out;
   render_json(report, out);
   const boost::json::value doc = boost::json::parse(out.str());
@@ -251,58 +262,89 @@ TEST(JsonLocate, FindsMembersElementsAndTheirParents) {
   EXPECT_EQ(detail::line_of_path("{\"a\": [1, 2", "a[1]"), 1u);                 // truncated text
 }
 
-boost::json::value tiny_bundle() {
-  return boost::json::parse(R"({
+schema::Bundle tiny_bundle() {
+  return schema::Bundle::from_json(boost::json::parse(R"({
     "$defs": {
       "Kind": {"enum": ["a", "b"], "type": "string", "x-msp-openness": "open"},
       "Mode": {"enum": ["x"], "type": "string", "x-msp-openness": "closed"},
-      "Item": {"properties": {"kind": {"$ref": "#/$defs/Kind"}, "mode": {"anyOf": [{"$ref": "#/$defs/Mode"}, {"type": "null"}]}}, "type": "object"},
-      "Params": {"properties": {"items": {"items": {"$ref": "#/$defs/Item"}, "type": "array"}}, "type": "object"}
+      "Item": {"properties": {"kind": {"$ref": "#/$defs/Kind"}, "mode": {"anyOf": [{"$ref": "#/$defs/Mode"}, {"type": "null"}]}},
+               "required": ["kind"], "type": "object"},
+      "Params": {"properties": {"items": {"items": {"$ref": "#/$defs/Item"}, "type": "array"}}, "type": "object"},
+      "ErrorObject": {"properties": {"code": {"type": "integer"}, "message": {"type": "string"}, "data": {"type": "object"}},
+                      "required": ["code", "message"], "type": "object"}
     },
-    "methods": {"do": {"params": {"$ref": "#/$defs/Params"}, "result": {"$ref": "#/$defs/Item"}}},
-    "requests": {"ask": {}},
-    "notifications": {"done": {"params": {"$ref": "#/$defs/Item"}}}
-  })");
+    "methods": {"initialize": {}, "do": {"params": {"$ref": "#/$defs/Params"}, "result": {"$ref": "#/$defs/Item"}}},
+    "requests": {"ask": {"params": {"type": "object"}, "result": {"type": "object", "required": ["ok"]}}},
+    "notifications": {"initialized": {}, "done": {"params": {"$ref": "#/$defs/Item"}}},
+    "errors": [{"code": -32600, "kind": "invalidRequest", "overrideKinds": ["notInitialized"]}]
+  })"), "tiny.json").value();
 }
 
-TEST(SchemaIndex, KnowsMethodsPerTable) {
-  auto index = SchemaIndex::from_json(tiny_bundle());
-  ASSERT_TRUE(index);
-  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::client, FrameKind::request), "do"));
-  EXPECT_FALSE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::request), "do"));
-  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::request), "ask"));
-  EXPECT_TRUE(index->knows(SchemaIndex::table_for(Direction::server, FrameKind::notification), "done"));
-  EXPECT_FALSE(index->knows(SchemaIndex::Table::notifications, "session/auraChanged"));
+std::string line(const char* dir, const std::string& raw) {
+  return boost::json::serialize(boost::json::object{{"dir", dir}, {"raw", raw}}) + "\n";
 }
 
-TEST(SchemaIndex, FindsUnknownEnumValuesThroughRefsItemsAndAnyOf) {
-  auto index = SchemaIndex::from_json(tiny_bundle());
-  ASSERT_TRUE(index);
-  const auto params = boost::json::parse(R"({"items": [{"kind": "a", "mode": null}, {"kind": "c", "mode": "y"}]})");
-  const auto unknown = index->unknown_params_enums(SchemaIndex::Table::client_requests, "do", params);
-  ASSERT_EQ(unknown.size(), 2u);
-  EXPECT_EQ(unknown[0].location, "params.items[1].kind");
-  EXPECT_EQ(unknown[0].enum_name, "Kind");
-  EXPECT_TRUE(unknown[0].open);
-  EXPECT_EQ(unknown[1].location, "params.items[1].mode");
-  EXPECT_FALSE(unknown[1].open);
-  const auto result = boost::json::parse(R"({"kind": "b"})");
-  EXPECT_TRUE(index->unknown_result_enums(SchemaIndex::Table::client_requests, "do", result).empty());
+TEST(Validator, SchemaFindingsByKind) {
+  TempDir dir;
+  const std::string handshake =
+      line("client", R"({"jsonrpc":"2.0","id":1,"method":"initialize"})") + line("server", R"({"jsonrpc":"2.0","id":1,"result":{}})") +
+      line("client", R"({"jsonrpc":"2.0","method":"initialized"})");
+  const std::string transcript =
+      handshake +
+      line("client", R"({"jsonrpc":"2.0","id":2,"method":"do","params":{"items":[{"kind":"a"},{"kind":"c","mode":"y"},{}]}})") +  // 4
+      line("server", R"({"jsonrpc":"2.0","id":2,"result":{"kind":7}})") +                                    // 5: result of do
+      line("server", R"({"jsonrpc":"2.0","method":"done","params":{"kind":"b"}})") +                           // 6: valid
+      line("server", R"({"jsonrpc":"2.0","id":"s1","method":"ask","params":{}})") +                            // 7
+      line("client", R"({"jsonrpc":"2.0","id":"s1","result":{}})") +                                           // 8: result of ask
+      line("client", R"({"jsonrpc":"2.0","id":3,"method":"do"})") +                                            // 9
+      line("server", R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"no","data":{"kind":"nope"}}})") +  // 10
+      line("client", R"({"jsonrpc":"2.0","id":4,"method":"do"})") +                                            // 11
+      line("server", R"({"jsonrpc":"2.0","id":4,"error":{"code":-32099,"message":"?"}})") +                    // 12
+      line("server", R"({"jsonrpc":"2.0","method":"later"})");                                                 // 13
+  const fs::path scenario = make_scenario(dir.path(), "s", transcript);
+  ValidateOptions options;
+  options.schema = tiny_bundle();
+  const ScenarioReport report = validate_scenario(scenario, options);
+  std::vector<std::string> got;
+  for (const Finding& f : report.findings)
+    if (f.rule.rfind("frame.", 0) == 0) got.push_back(fmt::format("{} {} {}: {}", f.line, to_string(f.severity), f.rule, f.message));
+  const std::vector<std::string> expected = {
+      "4 warning frame.unknown-enum: params.items[1].kind: \"c\" is not a value of the open enum Kind (one of \"a\", \"b\") "
+      "(request do; schema #/$defs/Kind)",
+      "4 error frame.schema: params.items[1].mode: \"y\" is not a value of the closed enum Mode (one of \"x\") (request do; "
+      "schema #/$defs/Mode)",
+      "4 error frame.schema: params.items[2]: missing required member \"kind\" (request do; schema #/$defs/Item)",
+      "5 error frame.schema: result.kind: expected string, got integer (result of do sent at line 4; schema #/$defs/Kind)",
+      "8 error frame.schema: result: missing required member \"ok\" (result of ask sent at line 7; schema #/requests/ask/result)",
+      "10 error frame.error-kind: error -32600 carries data.kind \"nope\"; the errors table gives \"invalidRequest\" or "
+      "\"notInitialized\" for it",
+      "12 warning frame.unknown-error-code: error code -32099 is not in the schema bundle's errors table",
+      "13 warning frame.unknown-method: unknown method later: not in the schema bundle's \"notifications\" table",
+  };
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(report.bundle, "tiny.json");
+  EXPECT_EQ(report.schema_checked, 9u);  // initialize, its result, initialized: no schema; an unknown method
+  EXPECT_EQ(report.envelope_only, 4u);
 }
 
-TEST(SchemaIndex, RefusesWhatIsNotABundle) {
-  auto index = SchemaIndex::from_json(boost::json::parse(R"({"$defs": {}})"), "s.json");
-  ASSERT_FALSE(index);
-  EXPECT_EQ(index.error().rule, "schema.bundle");
-  EXPECT_EQ(index.error().file, "s.json");
-}
-
-TEST(SchemaIndex, SurvivesACyclicRef) {
-  auto index = SchemaIndex::from_json(boost::json::parse(R"({
-    "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
-    "methods": {"m": {"params": {"$ref": "#/$defs/A"}}}, "requests": {}, "notifications": {}})"));
-  ASSERT_TRUE(index);
-  EXPECT_TRUE(index->unknown_params_enums(SchemaIndex::Table::client_requests, "m", boost::json::parse("{}")).empty());
+TEST(Validator, SdkToleranceMakesUnknownEnumStringsNotes) {
+  TempDir dir;
+  const std::string transcript =
+      line("client", R"({"jsonrpc":"2.0","id":1,"method":"initialize"})") + line("server", R"({"jsonrpc":"2.0","id":1,"result":{}})") +
+      line("client", R"({"jsonrpc":"2.0","method":"initialized"})") +
+      line("server", R"({"jsonrpc":"2.0","method":"done","params":{"kind":"zz","mode":"q"}})") +
+      line("server", R"({"jsonrpc":"2.0","method":"done","params":{"kind":5}})");
+  const fs::path scenario = make_scenario(dir.path(), "t", transcript);
+  Manifest m = small_manifest("t");
+  m.provenance = "sdk-tolerance";
+  m.source = {SourceRange{"1-5", "seed 000 handshake", 1, 5}};
+  ASSERT_TRUE(write_manifest(scenario / "manifest.json", m));
+  ValidateOptions options;
+  options.schema = tiny_bundle();
+  const ScenarioReport report = validate_scenario(scenario, options);
+  std::vector<std::string> got;
+  for (const Finding& f : report.findings) got.push_back(fmt::format("{} {} {}", f.line, to_string(f.severity), f.rule));
+  EXPECT_EQ(got, (std::vector<std::string>{"4 note frame.unknown-enum", "4 note frame.unknown-enum", "5 error frame.schema"}));
 }
 
 }  // namespace

@@ -47,11 +47,16 @@ enum class JsonErrorKind {
 struct JsonError {
   JsonErrorKind kind = JsonErrorKind::not_json;
   std::size_t offset = 0;  // byte offset in the parsed text where the problem was found
-  std::string message;     // e.g. "nested deeper than 10000 levels", "duplicate member \"id\""
+  // not_json: Boost.JSON's reason ("syntax error", "incomplete JSON"); else the whole problem
+  // ("nested deeper than 10000 levels", "duplicate member \"id\"").
+  std::string message;
   std::string member;      // duplicate_member: the member name
 
-  // "message at byte N".
+  // The problem as a phrase: "not JSON: syntax error", "nested deeper than 10000 levels", ...
   std::string describe() const;
+  // The problem said of `subject`: "raw is not JSON: syntax error", "raw is nested deeper than
+  // 10000 levels", "raw has a duplicate member \"id\"", "raw holds a number ...".
+  std::string about(std::string_view subject) const;
 };
 
 template <class T>

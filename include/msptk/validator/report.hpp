@@ -11,6 +11,7 @@
 #include "msptk/transcript/error.hpp"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ struct ScenarioReport {
   std::string path;      // the folder or file validated, as the user's path spelled it
   std::vector<Finding> findings;
   std::vector<Error> problems;  // infrastructure problems: the scenario could not be validated
+  // With a schema bundle: the bundle used, and how many frames were validated against it
+  // (schema_checked) or only as JSON-RPC envelopes, the bundle having no schema for them.
+  std::string bundle;
+  std::size_t schema_checked = 0, envelope_only = 0;
 
   std::size_t count(Severity severity) const;
   bool ok() const { return problems.empty() && count(Severity::error) == 0; }
@@ -46,6 +51,9 @@ struct ValidationSummary {
   std::size_t scenarios = 0, ok = 0, failed = 0;
   std::size_t errors = 0, warnings = 0, notes = 0;
   std::size_t problems = 0;  // infrastructure problems (exit 3)
+  bool schema = false;       // some scenario was validated against a schema bundle
+  std::size_t schema_checked = 0, envelope_only = 0;
+  std::map<std::string, std::size_t> rules;  // findings per rule id
 };
 
 struct ValidationReport {

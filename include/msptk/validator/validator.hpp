@@ -8,6 +8,10 @@
 //   session.*   the main transcript's handshake and request/response pairing (not legs)
 //   manifest.*  manifest.json alone and against its folder, transcript and the Registry
 //   corpus.*    across scenarios: unique ids, fingerprint staleness
+// With a schema bundle (--schema), frames are also validated against it: params of requests
+// and notifications, the result of a response against the request it answers, an error
+// response's error object and its code against the bundle's errors table (frame.schema,
+// frame.unknown-enum, frame.unknown-method, frame.error-kind, frame.unknown-error-code).
 // The whole catalogue with statements is in rules.hpp.
 //
 // Validation reads transcripts line by line (never a whole file) and never throws; anything
@@ -17,7 +21,7 @@
 #include "msptk/normalizer/registry.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/validator/report.hpp"
-#include "msptk/validator/schema_index.hpp"
+#include "msptk/schema/bundle.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -29,7 +33,11 @@ namespace msptk {
 struct ValidateOptions {
   Registry registry = Registry::builtin();      // allowed normalize paths
   std::optional<std::string> stable_fingerprint;  // from --stable-manifest: enables staleness
-  std::optional<SchemaIndex> schema;              // from --schema: enables method/enum lookups
+  // From --schema BUNDLE: every frame the bundle describes is validated against it.
+  std::optional<schema::Bundle> schema;
+  // From --schema auto --bundles DIR: each scenario against the bundle of its manifest's
+  // fingerprint, else the stable one (with a manifest.bundle note).
+  std::optional<schema::BundleSet> bundles;
 };
 
 // Validates every PATH (scenario folder, corpus folder, or transcript file) and the corpus
