@@ -23,9 +23,10 @@ test: build
 demo: build
 	@scripts/demo
 
-# Diff cost vs. reading cost on a ~64 MB synthetic transcript; writes bench/results.md.
+# Every verb timed beside cmp, tee and jq on generated transcripts (quick mode, a few minutes);
+# writes bench/RESULTS.md. `bench/compare.sh --full` runs the 1 GiB inputs.
 bench: build
-	@build/bin/msptk_bench --mb 64 --runs 3 --out bench/results.md
+	@nice -n 10 bench/compare.sh --quick
 
 clean:
 	rm -rf build build-release build-asan

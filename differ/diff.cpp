@@ -3,6 +3,7 @@
 
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/signature.hpp"
+#include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 
 
@@ -11,6 +12,8 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
+#include <tuple>
 
 namespace msptk {
 
@@ -70,42 +73,151 @@ std::vector<std::size_t> select(const std::vector<Frame>& frames, Side side) {
 std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
 std::uint64_t combine(std::uint64_t a, std::uint64_t b) { return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2)); }
 
-// The alignment keys of the compared frames of one transcript.
-struct Prepared {
-  std::vector<std::size_t> index;  // into the transcript's frames
-  std::vector<std::string> signature;
-  std::vector<std::uint64_t> strong, medium, weak;
+// What the differ keeps of one compared frame once it has seen it: where to find it again and
+// what it is, not its bytes (2 x 100 MB transcripts must not be held in memory).
+struct FrameRef {
+  std::size_t index = 0;     // position in the transcript (frames of both sides)
+  std::size_t line = 0;      // 1-based line
+  std::uint64_t offset = 0;  // the line's byte offset and size in its file (file-based diffs)
+  std::size_t size = 0;
+  Direction dir = Direction::client;
+  FrameRole role;            // from the one parse made for the alignment keys
 };
 
-Prepared prepare(const std::vector<Frame>& frames, const Masker& masker, Side side, std::uint64_t salt) {
-  Prepared p;
-  SignatureTracker tracker;
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    const Frame& frame = frames[i];
+// The alignment keys of the compared frames of one transcript.
+struct Prepared {
+  std::vector<FrameRef> refs;
+  std::vector<std::uint32_t> signature;  // into names
+  std::vector<std::string> names;        // each distinct signature text once
+  std::vector<std::uint64_t> strong, medium, weak;
+
+  std::size_t size() const { return refs.size(); }
+  const std::string& sig(std::size_t k) const { return names[signature[k]]; }
+};
+
+// Builds a Prepared from the frames of one transcript, fed in wire order (every frame: responses
+// need their requests); each frame is parsed once, here.
+class Preparer {
+ public:
+  Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side), salt_(salt) {}
+
+  void observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::size_t size) {
     auto parsed = parse_json(frame.json_text());
     json::value message = parsed ? std::move(*parsed) : json::value();
     Envelope envelope;
     if (parsed) envelope = classify(message);
     // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
     const bool ec = !parsed || frame.exact_bytes;
-    const Signature sig = tracker.observe(frame, envelope);  // every frame: responses need their requests
-    if (!on_side(frame.dir, side)) continue;
-    std::string text = sig.text();
-    const std::uint64_t medium = hash_text(text);
-    const std::uint64_t content =
-        ec ? hash_text(frame.wire_bytes()) : content_key(masker, FrameRole::of(frame.dir, envelope), message);
-    p.index.push_back(i);
-    p.signature.push_back(std::move(text));
-    p.medium.push_back(medium);
-    p.strong.push_back(combine(medium, content));
+    const Signature sig = tracker_.observe(frame, envelope);
+    if (!on_side(frame.dir, side_)) return;
+    const auto [name, medium] = intern(sig);
+    const FrameRole role = FrameRole::of(frame.dir, envelope);
+    const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
+    p_.refs.push_back(FrameRef{index, frame.line, offset, size, frame.dir, role});
+    p_.signature.push_back(name);
+    p_.medium.push_back(medium);
+    p_.strong.push_back(combine(medium, content));
     // Only responses align on direction + kind (one whose id answers no request still pairs with
     // its counterpart); any other frame gets a key of its own and stays missing or extra.
-    p.weak.push_back(envelope.kind == FrameKind::response
-                         ? combine(static_cast<std::uint64_t>(frame.dir) + 1, 0x7265737000ULL)
-                         : combine(salt, p.index.size()));
+    p_.weak.push_back(envelope.kind == FrameKind::response
+                          ? combine(static_cast<std::uint64_t>(frame.dir) + 1, 0x7265737000ULL)
+                          : combine(salt_, p_.refs.size()));
   }
-  return p;
-}
+
+  Prepared take() { return std::move(p_); }
+
+ private:
+  std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig) {
+    auto key = std::make_tuple(sig.dir, sig.kind, sig.method);
+    auto it = ids_.find(key);
+    if (it == ids_.end()) {
+      std::string text = sig.text();
+      const auto id = static_cast<std::uint32_t>(p_.names.size());
+      it = ids_.emplace(std::move(key), std::make_pair(id, hash_text(text))).first;
+      p_.names.push_back(std::move(text));
+    }
+    return it->second;
+  }
+
+  static constexpr std::size_t kArenaBytes = 256 * 1024;
+  const Masker& masker_;
+  Side side_;
+  std::uint64_t salt_;
+  std::unique_ptr<unsigned char[]> arena_buffer_ = std::make_unique<unsigned char[]>(kArenaBytes);
+  SignatureTracker tracker_;
+  std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
+  Prepared p_;
+};
+
+// Where the differ finds a compared frame again after the alignment: in memory, or re-read from
+// its transcript file at the line's offset.
+class FrameStore {
+ public:
+  virtual ~FrameStore() = default;
+  // The frame `ref` names; valid until the next call.
+  virtual Result<const Frame*> get(const FrameRef& ref) = 0;
+  // The transcript line of `ref` as it is in the file (nullopt for frames in memory); valid
+  // until the next call. Two equal lines hold the same frame.
+  virtual Result<std::optional<std::string_view>> line_text(const FrameRef&) { return std::optional<std::string_view>(); }
+};
+
+class MemoryStore final : public FrameStore {
+ public:
+  explicit MemoryStore(const std::vector<Frame>& frames) : frames_(frames) {}
+  Result<const Frame*> get(const FrameRef& ref) override { return &frames_[ref.index]; }
+
+ private:
+  const std::vector<Frame>& frames_;
+};
+
+// Reads forward through the file for frames asked for in order (the usual case), and at the
+// line's offset for one asked for out of order (a moved frame).
+class FileStore final : public FrameStore {
+ public:
+  explicit FileStore(LineSource source) : source_(std::move(source)) {}
+
+  Result<std::optional<std::string_view>> line_text(const FrameRef& ref) override {
+    if (ref.index + 1 == next_ && current_) return current_;
+    if (ref.index >= next_) {
+      while (next_ <= ref.index) {
+        auto line = source_.next();
+        if (!line) return changed(ref);
+        if (!*line) return line->error();
+        ++next_;
+        current_ = (*line)->text;
+      }
+    } else {
+      auto again = source_.read_at(ref.offset, ref.size);
+      if (!again) return again.error();
+      held_ = std::move(*again);
+      current_.reset();  // the source has not moved: it still holds line next_ - 1
+      return std::optional<std::string_view>(held_);
+    }
+    return current_;
+  }
+
+  Result<const Frame*> get(const FrameRef& ref) override {
+    auto got = line_text(ref);
+    if (!got) return got.error();
+    std::string_view text = **got;
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    Result<Frame> frame = parse_transcript_line(text, source_.file(), ref.line);
+    if (!frame) return changed(ref);
+    frame_ = std::move(*frame);
+    return &frame_;
+  }
+
+ private:
+  Error changed(const FrameRef& ref) const {
+    return Error::unreadable(source_.file(), fmt::format("line {} changed while it was being diffed", ref.line));
+  }
+
+  LineSource source_;
+  std::size_t next_ = 0;                     // index of the next line source_ hands out
+  std::optional<std::string_view> current_;  // the text of line next_ - 1, while source_ holds it
+  std::string held_;
+  Frame frame_;
+};
 
 // Three-level alignment (see diff.hpp) of a[alo, ahi) with b[blo, bhi).
 void align(const Prepared& a, const Prepared& b, int level, std::size_t alo, std::size_t ahi, std::size_t blo,
@@ -165,8 +277,9 @@ class Builder {
 
   FrameComparer& comparer() { return comparer_; }
 
-  void pair(const Frame& e, const std::string& esig, const Frame& a, const std::string& asig, bool moved) {
-    FrameComparison cmp = comparer_.compare(e, a);
+  void pair(const Frame& e, const FrameRole& role, const std::string& esig, const Frame& a, const std::string& asig,
+            bool moved) {
+    FrameComparison cmp = comparer_.compare(e, a, role);
     EntryKind kind = moved ? EntryKind::moved
                            : cmp.outcome == FrameOutcome::identical   ? EntryKind::identical
                            : cmp.outcome == FrameOutcome::equivalent ? EntryKind::equivalent
@@ -177,14 +290,14 @@ class Builder {
     result_.entries.push_back(std::move(entry));
   }
 
-  void missing(const Frame& e, const std::string& sig) {
+  void missing(std::size_t line, const std::string& sig) {
     count(EntryKind::missing);
-    result_.entries.push_back(DiffEntry{EntryKind::missing, e.line, 0, sig, {}, {}});
+    result_.entries.push_back(DiffEntry{EntryKind::missing, line, 0, sig, {}, {}});
   }
 
-  void extra(const Frame& a, const std::string& sig) {
+  void extra(std::size_t line, const std::string& sig) {
     count(EntryKind::extra);
-    result_.entries.push_back(DiffEntry{EntryKind::extra, 0, a.line, sig, {}, {}});
+    result_.entries.push_back(DiffEntry{EntryKind::extra, 0, line, sig, {}, {}});
   }
 
   void count(EntryKind kind) {
@@ -215,24 +328,114 @@ void decide(DiffResult& result) {
   }
 }
 
-void finish(DiffResult& result, const std::vector<Frame>& expected, const DiffOptions& options) {
+// Calls observe(frame) for the expected transcript's frames in order until it returns false.
+using ExpectedFrames = std::function<Result<void>(const std::function<bool(const Frame&)>& observe)>;
+
+Result<void> finish(DiffResult& result, const ExpectedFrames& expected, const DiffOptions& options) {
   decide(result);
-  if (!options.warn_stale) return;
+  if (!options.warn_stale) return {};
   StaleScan scan(options.mask, result.masks);
-  for (std::size_t i = 0; i < expected.size() && !scan.done(); ++i) scan.observe(options.mask, expected[i]);
+  if (!scan.done()) {
+    auto walked = expected([&](const Frame& frame) {
+      scan.observe(options.mask, frame);
+      return !scan.done();
+    });
+    if (!walked) return walked.error();
+  }
   scan.warn(result);
+  return {};
 }
 
-}  // namespace
-
-DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Frame>& actual, const DiffOptions& options,
-                       std::string expected_file, std::string actual_file) {
+DiffResult new_result(std::string expected_file, std::string actual_file, const DiffOptions& options) {
   DiffResult result;
   result.expected_file = std::move(expected_file);
   result.actual_file = std::move(actual_file);
   result.side = options.side;
   result.mode = options.mask.mode;
   for (const JsonPath& path : options.mask.declared) result.masks.push_back(MaskUse{path.text(), 0, 0});
+  return result;
+}
+
+// Aligns the prepared keys, then compares the aligned pairs in transcript order, reaching each
+// paired frame again through its store (MATCHING.md §5; see diff.hpp).
+Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared& pe, const Prepared& pa,
+                           FrameStore& se, FrameStore& sa) {
+  std::vector<Match> matches;
+  align(pe, pa, 0, 0, pe.size(), 0, pa.size(), matches);
+
+  // Frames left over on both sides with the same signature and content key: moved.
+  std::vector<bool> matched_e(pe.size()), matched_a(pa.size());
+  for (const auto& [i, j] : matches) matched_e[i] = matched_a[j] = true;
+  std::map<std::uint64_t, std::deque<std::size_t>> extras;
+  for (std::size_t j = 0; j < pa.size(); ++j)
+    if (!matched_a[j]) extras[pa.strong[j]].push_back(j);
+  std::vector<std::optional<std::size_t>> moved_to(pe.size());
+  std::vector<bool> consumed(pa.size());
+  for (std::size_t i = 0; i < pe.size(); ++i) {
+    if (matched_e[i]) continue;
+    auto it = extras.find(pe.strong[i]);
+    if (it == extras.end() || it->second.empty()) continue;
+    moved_to[i] = it->second.front();
+    consumed[it->second.front()] = true;
+    it->second.pop_front();
+  }
+
+  // Compare in transcript order.
+  auto pair = [&](std::size_t i, std::size_t j, bool moved) -> Result<void> {
+    // The same line on both sides, in a role the mask masks nothing of: identical, nothing to
+    // parse (FrameComparer::compare with a known role says the same; see comparer.hpp).
+    if (!moved && pe.refs[i].dir == pa.refs[j].dir && builder.comparer().masker().masks_nothing(pe.refs[i].role)) {
+      auto te = se.line_text(pe.refs[i]);
+      if (!te) return te.error();
+      auto ta = sa.line_text(pa.refs[j]);
+      if (!ta) return ta.error();
+      if (*te && *ta && **te == **ta) {
+        builder.count(EntryKind::identical);
+        return {};
+      }
+    }
+    auto e = se.get(pe.refs[i]);
+    if (!e) return e.error();
+    auto a = sa.get(pa.refs[j]);
+    if (!a) return a.error();
+    builder.pair(**e, pe.refs[i].role, pe.sig(i), **a, pa.sig(j), moved);
+    return {};
+  };
+  std::size_t i = 0, j = 0;
+  for (std::size_t m = 0; m <= matches.size(); ++m) {
+    const std::size_t ma = m < matches.size() ? matches[m].first : pe.size();
+    const std::size_t mb = m < matches.size() ? matches[m].second : pa.size();
+    for (; i < ma; ++i) {
+      if (moved_to[i]) {
+        if (auto done = pair(i, *moved_to[i], true); !done) return done.error();
+      } else {
+        builder.missing(pe.refs[i].line, pe.sig(i));
+      }
+    }
+    for (; j < mb; ++j)
+      if (!consumed[j]) builder.extra(pa.refs[j].line, pa.sig(j));
+    if (m < matches.size()) {
+      if (auto done = pair(ma, mb, false); !done) return done.error();
+      ++i;
+      ++j;
+    }
+  }
+  result.masks = builder.comparer().accounting();
+  return {};
+}
+
+constexpr std::uint64_t kExpectedSalt = 0x65787065637465ULL, kActualSalt = 0x61637475616cULL;
+
+}  // namespace
+
+DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Frame>& actual, const DiffOptions& options,
+                       std::string expected_file, std::string actual_file) {
+  DiffResult result = new_result(std::move(expected_file), std::move(actual_file), options);
+  ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {
+    for (const Frame& frame : expected)
+      if (!observe(frame)) break;
+    return {};
+  };
 
   // The byte fast path: the same frames byte for byte, nothing parsed.
   const std::vector<std::size_t> es = select(expected, options.side);
@@ -246,58 +449,19 @@ DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Fra
   if (same) {
     result.byte_identical = true;
     result.counts.identical = es.size();
-    finish(result, expected, options);
+    (void)finish(result, walk, options);
     return result;
   }
 
   Builder builder(result, options);
   const Masker& masker = builder.comparer().masker();
-  const Prepared pe = prepare(expected, masker, options.side, 0x65787065637465ULL);
-  const Prepared pa = prepare(actual, masker, options.side, 0x61637475616cULL);
-  std::vector<Match> matches;
-  align(pe, pa, 0, 0, pe.index.size(), 0, pa.index.size(), matches);
-
-  // Frames left over on both sides with the same signature and content key: moved.
-  std::vector<bool> matched_e(pe.index.size()), matched_a(pa.index.size());
-  for (const auto& [i, j] : matches) matched_e[i] = matched_a[j] = true;
-  std::map<std::uint64_t, std::deque<std::size_t>> extras;
-  for (std::size_t j = 0; j < pa.index.size(); ++j)
-    if (!matched_a[j]) extras[pa.strong[j]].push_back(j);
-  std::vector<std::optional<std::size_t>> moved_to(pe.index.size());
-  std::vector<bool> consumed(pa.index.size());
-  for (std::size_t i = 0; i < pe.index.size(); ++i) {
-    if (matched_e[i]) continue;
-    auto it = extras.find(pe.strong[i]);
-    if (it == extras.end() || it->second.empty()) continue;
-    moved_to[i] = it->second.front();
-    consumed[it->second.front()] = true;
-    it->second.pop_front();
-  }
-
-  // Compare in transcript order.
-  auto frame_e = [&](std::size_t i) -> const Frame& { return expected[pe.index[i]]; };
-  auto frame_a = [&](std::size_t j) -> const Frame& { return actual[pa.index[j]]; };
-  std::size_t i = 0, j = 0;
-  for (std::size_t m = 0; m <= matches.size(); ++m) {
-    const std::size_t ma = m < matches.size() ? matches[m].first : pe.index.size();
-    const std::size_t mb = m < matches.size() ? matches[m].second : pa.index.size();
-    for (; i < ma; ++i) {
-      if (moved_to[i]) {
-        builder.pair(frame_e(i), pe.signature[i], frame_a(*moved_to[i]), pa.signature[*moved_to[i]], true);
-      } else {
-        builder.missing(frame_e(i), pe.signature[i]);
-      }
-    }
-    for (; j < mb; ++j)
-      if (!consumed[j]) builder.extra(frame_a(j), pa.signature[j]);
-    if (m < matches.size()) {
-      builder.pair(frame_e(ma), pe.signature[ma], frame_a(mb), pa.signature[mb], false);
-      ++i;
-      ++j;
-    }
-  }
-  result.masks = builder.comparer().accounting();
-  finish(result, expected, options);
+  Preparer ve(masker, options.side, kExpectedSalt), va(masker, options.side, kActualSalt);
+  for (std::size_t k = 0; k < expected.size(); ++k) ve.observe(expected[k], k, 0, 0);
+  for (std::size_t k = 0; k < actual.size(); ++k) va.observe(actual[k], k, 0, 0);
+  const Prepared pe = ve.take(), pa = va.take();
+  MemoryStore se(expected), sa(actual);
+  (void)diff_prepared(result, builder, pe, pa, se, sa);  // memory stores never fail
+  (void)finish(result, walk, options);
   return result;
 }
 
@@ -312,8 +476,48 @@ DiffResult byte_identical_result(std::string expected_file, std::string actual_f
   return result;
 }
 
+namespace {
+
+// The whole-file fast path: two files with the same lines byte for byte, every one of them in
+// the canonical form (so each is a valid line whose frame is its bytes), hold the same frames:
+// nothing is parsed but for the stale-declaration scan, which stops once every declared path
+// has selected a value. nullopt when the files differ anywhere or a line is not canonical: the
+// general path decides (tests/unit/fast_path_test.cpp holds the two to the same results).
+std::optional<DiffResult> diff_identical_files(const std::filesystem::path& expected,
+                                               const std::filesystem::path& actual, const DiffOptions& options) {
+  auto e = LineSource::open(expected);
+  auto a = LineSource::open(actual);
+  if (!e || !a) return std::nullopt;
+  DiffResult result = byte_identical_result(expected.string(), actual.string(), options);
+  StaleScan scan(options.mask);
+  std::size_t line = 0;
+  while (true) {
+    auto le = e->next();
+    auto la = a->next();
+    if (!le || !la) {
+      if (le || la) return std::nullopt;
+      break;
+    }
+    if (!*le || !*la) return std::nullopt;
+    const std::string_view text = (*le)->text;
+    if (text != (*la)->text || (*le)->lf_terminated != (*la)->lf_terminated) return std::nullopt;
+    ++line;
+    const bool scanning = options.warn_stale && !scan.done();
+    std::optional<Frame> frame = parse_canonical_line(text, line, scanning);
+    if (!frame) return std::nullopt;
+    if (on_side(frame->dir, options.side)) ++result.counts.identical;
+    if (scanning) scan.observe(options.mask, *frame);
+  }
+  decide(result);
+  if (options.warn_stale) scan.warn(result);
+  return result;
+}
+
+}  // namespace
+
 Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const std::filesystem::path& actual,
                                     const DiffOptions& options) {
+  if (std::optional<DiffResult> same = diff_identical_files(expected, actual, options)) return std::move(*same);
   // The byte fast path, streaming: both files in lockstep, nothing kept, nothing parsed (but for
   // the stale-declaration scan, which stops once every declared path has selected a value).
   {
@@ -351,11 +555,42 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
       return result;
     }
   }
-  auto e = read_transcript(expected);
-  if (!e) return e.error();
-  auto a = read_transcript(actual);
-  if (!a) return a.error();
-  return diff_frames(*e, *a, options, expected.string(), actual.string());
+  // The general path, holding per frame its keys and where it is, not its bytes.
+  DiffResult result = new_result(expected.string(), actual.string(), options);
+  Builder builder(result, options);
+  const Masker& masker = builder.comparer().masker();
+  auto prepare = [&](const std::filesystem::path& path, std::uint64_t salt) -> Result<Prepared> {
+    auto reader = TranscriptReader::open(path);
+    if (!reader) return reader.error();
+    Preparer preparer(masker, options.side, salt);
+    std::size_t index = 0;
+    while (auto item = reader->next()) {
+      if (!*item) return item->error();
+      preparer.observe(**item, index++, reader->offset(), reader->size());
+    }
+    return preparer.take();
+  };
+  auto pe = prepare(expected, kExpectedSalt);
+  if (!pe) return pe.error();
+  auto pa = prepare(actual, kActualSalt);
+  if (!pa) return pa.error();
+  auto ee = LineSource::open(expected);
+  if (!ee) return ee.error();
+  auto aa = LineSource::open(actual);
+  if (!aa) return aa.error();
+  FileStore se(std::move(*ee)), sa(std::move(*aa));
+  if (auto done = diff_prepared(result, builder, *pe, *pa, se, sa); !done) return done.error();
+  ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {
+    auto reader = TranscriptReader::open(expected);
+    if (!reader) return reader.error();
+    while (auto item = reader->next()) {
+      if (!*item) return item->error();
+      if (!observe(**item)) break;
+    }
+    return {};
+  };
+  if (auto done = finish(result, walk, options); !done) return done.error();
+  return result;
 }
 
 Verdict DiffReport::verdict() const {

@@ -7,53 +7,185 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstring>
 
 namespace msptk {
 
 namespace json = boost::json;
 
-TranscriptReader::TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in)
-    : file_(std::move(file)), in_(std::move(in)) {}
-
 Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Error::unreadable(path.string(), "is a folder, not a transcript file");
-  }
-  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*in) {
-    return Error::unreadable(path.string(), fmt::format("cannot open: {}", std::strerror(errno)));
-  }
-  return TranscriptReader(path.string(), std::move(in));
+  auto source = LineSource::open(path);
+  if (!source) return source.error();
+  return TranscriptReader(std::move(*source));
 }
 
 std::optional<Result<Frame>> TranscriptReader::next() {
   if (done_) return std::nullopt;
-  if (!std::getline(*in_, buffer_)) {
+  auto item = source_.next();
+  if (!item) {
     done_ = true;
-    if (in_->bad()) {
-      return Result<Frame>(Error::unreadable(file_, fmt::format("read error after line {}", line_no_)));
-    }
     return std::nullopt;
   }
+  if (!*item) {
+    done_ = true;
+    return Result<Frame>(Error::unreadable(file(), fmt::format("read error after line {}", line_no_)));
+  }
+  const LineSource::Line& got = **item;
   ++line_no_;
+  offset_ = got.offset;
+  size_ = got.text.size();
   facts_ = LineFacts{};
-  facts_.lf_terminated = !in_->eof();
-  std::string_view text = buffer_;
+  facts_.lf_terminated = got.lf_terminated;
+  std::string_view text = got.text;
   if (!text.empty() && text.back() == '\r') {
     facts_.crlf = true;
     text.remove_suffix(1);
   }
-  Result<Frame> frame = parse_transcript_line(text, file_, line_no_);
+  if (std::optional<Frame> fast = parse_canonical_line(text, line_no_)) {
+    facts_.canonical = !facts_.crlf;
+    return Result<Frame>(std::move(*fast));
+  }
+  Result<Frame> frame = parse_transcript_line_general(text, file(), line_no_);
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) facts_.blank = true;
   if (frame && !facts_.crlf) {
-    facts_.canonical = (buffer_ == canonical_line(frame->dir, frame->wire_bytes()));
+    facts_.canonical = (got.text == canonical_line(frame->dir, frame->wire_bytes()));
   }
   return frame;
 }
 
+namespace {
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+// The high bit of every byte of `w` that is a quote, a backslash, a control character or not
+// ASCII (the only bytes a canonical raw body cannot copy as they are); 0 when there is none.
+// Bytes above the first flagged one may be flagged falsely, the first flagged one never is.
+inline std::uint64_t special_bytes(std::uint64_t w) {
+  auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+  return (w & kHighs) | below_space | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\\'));
+}
+
+// The length of the well-formed UTF-8 sequence starting at s[i] (a byte >= 0x80), 0 if none.
+inline std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char c = p[i];
+  std::size_t len;
+  unsigned cp, min;
+  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
+  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
+  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((p[i + k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[i + k] & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+inline int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // upper case is valid JSON but not what the writer writes
+}
+
+// Scans the canonical raw body starting at s[i]; returns the index of its closing quote, or
+// npos when the body is not exactly what the writer writes for valid UTF-8. Appends the
+// decoded bytes to `out` when it is not null.
+std::size_t scan_body(std::string_view s, std::size_t i, std::string* out) {
+  std::size_t run = i;  // start of the bytes not yet appended
+  auto flush = [&](std::size_t to) {
+    if (out && to > run) out->append(s.data() + run, to - run);
+  };
+  while (true) {
+    while (i + 8 <= s.size()) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (const std::uint64_t special = special_bytes(w)) {
+        if constexpr (std::endian::native == std::endian::little) i += static_cast<std::size_t>(std::countr_zero(special)) / 8;
+        break;
+      }
+      i += 8;
+    }
+    if (i >= s.size()) return std::string_view::npos;
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"') {
+      flush(i);
+      return i;
+    }
+    if (c == '\\') {
+      flush(i);
+      if (i + 1 >= s.size()) return std::string_view::npos;
+      char decoded;
+      std::size_t width = 2;
+      switch (s[i + 1]) {
+        case '"': decoded = '"'; break;
+        case '\\': decoded = '\\'; break;
+        case 'b': decoded = '\b'; break;
+        case 'f': decoded = '\f'; break;
+        case 'n': decoded = '\n'; break;
+        case 'r': decoded = '\r'; break;
+        case 't': decoded = '\t'; break;
+        case 'u': {
+          if (i + 6 > s.size() || s[i + 2] != '0' || s[i + 3] != '0') return std::string_view::npos;
+          const int hi = hex_digit(s[i + 4]), lo = hex_digit(s[i + 5]);
+          if (hi < 0 || lo < 0 || hi > 1) return std::string_view::npos;
+          decoded = static_cast<char>(hi * 16 + lo);
+          // The writer uses the short escapes for these.
+          if (decoded == '\b' || decoded == '\f' || decoded == '\n' || decoded == '\r' || decoded == '\t')
+            return std::string_view::npos;
+          width = 6;
+          break;
+        }
+        default: return std::string_view::npos;  // `\/` and the like: valid JSON, not canonical
+      }
+      if (out) out->push_back(decoded);
+      i += width;
+      run = i;
+      continue;
+    }
+    if (c < 0x20) return std::string_view::npos;  // not JSON: the general path reports it
+    if (c >= 0x80) {
+      const std::size_t len = utf8_sequence(s, i);
+      if (len == 0) return std::string_view::npos;
+      i += len;
+      continue;
+    }
+    ++i;
+  }
+}
+
+}  // namespace
+
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode) {
+  static constexpr std::string_view kClient = R"({"dir":"client","raw":")";
+  static constexpr std::string_view kServer = R"({"dir":"server","raw":")";
+  static_assert(kClient.size() == kServer.size());
+  Frame frame;
+  if (text.starts_with(kClient)) {
+    frame.dir = Direction::client;
+  } else if (text.starts_with(kServer)) {
+    frame.dir = Direction::server;
+  } else {
+    return std::nullopt;
+  }
+  if (decode) frame.raw.reserve(text.size() - kClient.size());
+  const std::size_t close = scan_body(text, kClient.size(), decode ? &frame.raw : nullptr);
+  if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
+  frame.line = line;
+  return frame;
+}
+
 Result<Frame> parse_transcript_line(std::string_view text, const std::string& file, std::size_t line) {
+  if (std::optional<Frame> fast = parse_canonical_line(text, line)) return std::move(*fast);
+  return parse_transcript_line_general(text, file, line);
+}
+
+Result<Frame> parse_transcript_line_general(std::string_view text, const std::string& file, std::size_t line) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
     return Error::malformed(file, line, "file.blank-line", "blank line (every line must hold one frame)");
   }

@@ -107,6 +107,14 @@ class Masker {
   // Locations deeper than this are always exact.
   std::size_t max_depth() const { return max_depth_; }
 
+  // True when rule_for() gives `exact` for every location of a frame of this role: no path is
+  // declared and the frame is a server frame other than a response (the fixed spaces mask only
+  // client frames, client request ids and the responses to them). A frame sent identically on
+  // both sides in such a role has nothing to unify.
+  bool masks_nothing(const FrameRole& role) const {
+    return spec_.declared.empty() && role.dir == Direction::server && role.kind != FrameKind::response;
+  }
+
  private:
   MaskSpec spec_;
   std::vector<std::size_t> depths_;  // steps of each declared path

@@ -6,13 +6,20 @@
 // Accepted line form: a JSON object with members `dir` ("client"|"server") and `raw` (string),
 // in any order and with any outer whitespace (the corpus has `{"dir": "client", "raw": ...}`),
 // plus the optional `rawBase64` that the recorder writes for bytes that are not UTF-8.
+//
+// Fast path: a line in exactly the form TranscriptWriter writes (`{"dir":"…","raw":"…"}`, only
+// the writer's escapes) is decoded by a single scan, without a JSON parser
+// (parse_canonical_line); any other line goes through the general parser. Both give the same
+// Frame for a canonical line (tests/unit/reader_fast_path_test.cpp holds them to it over every
+// corpus line), and the general parser decides every line the fast path does not take, so no
+// rule is ever skipped.
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/line_source.hpp"
 
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -36,25 +43,38 @@ class TranscriptReader {
 
   // Facts about the line most recently returned by next().
   const LineFacts& facts() const { return facts_; }
-  const std::string& file() const { return file_; }
+  const std::string& file() const { return source_.file(); }
   std::size_t line() const { return line_no_; }
+  // Byte offset in the file of the line most recently returned, and its size without LF.
+  std::uint64_t offset() const { return offset_; }
+  std::size_t size() const { return size_; }
 
   TranscriptReader(TranscriptReader&&) = default;
   TranscriptReader& operator=(TranscriptReader&&) = default;
 
  private:
-  TranscriptReader(std::string file, std::unique_ptr<std::ifstream> in);
+  explicit TranscriptReader(LineSource source) : source_(std::move(source)) {}
 
-  std::string file_;
-  std::unique_ptr<std::ifstream> in_;
-  std::string buffer_;
+  LineSource source_;
   std::size_t line_no_ = 0;
+  std::uint64_t offset_ = 0;
+  std::size_t size_ = 0;
   LineFacts facts_;
   bool done_ = false;
 };
 
 // Parses one transcript line (without its LF) into a Frame; errors name `file` and `line`.
+// Tries parse_canonical_line first.
 Result<Frame> parse_transcript_line(std::string_view text, const std::string& file, std::size_t line);
+
+// The general path alone: the line parsed as JSON and its members checked.
+Result<Frame> parse_transcript_line_general(std::string_view text, const std::string& file, std::size_t line);
+
+// The fast path: when `text` is byte for byte what canonical_line(dir, raw) writes for a raw
+// that is valid UTF-8, that Frame (raw decoded, `line` set); else nullopt, and the general
+// path decides (the line may still be valid, only not canonical). With `decode` false the raw
+// is not decoded (Frame::raw stays empty): a check that the line is canonical, and its dir.
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode = true);
 
 // Reads a whole transcript, stopping at the first bad line. For small files and tests.
 Result<std::vector<Frame>> read_transcript(const std::filesystem::path& path);

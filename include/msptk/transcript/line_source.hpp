@@ -1,0 +1,55 @@
+// A LineSource reads a file in large chunks (1 MiB reads, no per-line system call or copy) and
+// hands out its lines one at a time as views into its buffer, each with its byte offset in the
+// file, so a reader that only looks at a line never copies it, and a caller that keeps only
+// offsets can read a line again later (read_at). It holds at most the longest line plus one
+// chunk, whatever the file's length. Lines are cut at LF; the LF is not part of the line (a CR
+// before it is). Bytes after the last LF are a last line with `lf_terminated` false.
+#pragma once
+
+#include "msptk/transcript/error.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace msptk {
+
+class LineSource {
+ public:
+  struct Line {
+    std::string_view text;      // without LF; valid until the next call of next()
+    std::uint64_t offset = 0;   // of the line's first byte in the file
+    bool lf_terminated = true;  // false only for bytes after the last LF
+  };
+
+  // Opens `path` for reading; a folder or a file that cannot be opened is an `unreadable` error.
+  static Result<LineSource> open(const std::filesystem::path& path);
+
+  // The next line; nullopt at end of file. A read failure is returned once, then the source ends.
+  std::optional<Result<Line>> next();
+
+  // `length` bytes at `offset` (a line seen before: its offset and text size).
+  Result<std::string> read_at(std::uint64_t offset, std::size_t length) const;
+
+  const std::string& file() const { return file_; }
+
+  LineSource(LineSource&& other) noexcept;
+  LineSource& operator=(LineSource&& other) noexcept;
+  LineSource(const LineSource&) = delete;
+  LineSource& operator=(const LineSource&) = delete;
+  ~LineSource();
+
+ private:
+  LineSource(std::string file, int fd) : file_(std::move(file)), fd_(fd) {}
+
+  std::string file_;
+  int fd_ = -1;
+  std::string buffer_;         // bytes read and not yet handed out start at begin_
+  std::size_t begin_ = 0, end_ = 0;
+  std::uint64_t consumed_ = 0;  // file offset of buffer_[begin_]
+  bool eof_ = false, failed_ = false;
+};
+
+}  // namespace msptk
