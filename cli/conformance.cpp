@@ -47,7 +47,7 @@ int run_msptk(std::vector<std::string> args, Streams io) {
 
 }  // namespace
 
-int run_conformance(int argc, const char* const* argv, Streams io, const std::string& name) {
+ConformanceCommand translate_conformance(int argc, const char* const* argv, Streams io, const std::string& name) {
   CLI::App app{"The MSP conformance harness (msptk's implementation of muse-conformance): validate, staleness, repin, "
                "replay, regen and serve-fixture over a schema/msp corpus"};
   app.name(name);
@@ -104,7 +104,7 @@ int run_conformance(int argc, const char* const* argv, Streams io, const std::st
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       app.exit(e, io.out, io.err);
-      return 0;
+      return {0, {}};
     }
     if (app.get_subcommands().empty()) {
       std::string verbs;
@@ -116,7 +116,7 @@ int run_conformance(int argc, const char* const* argv, Streams io, const std::st
       io.err << name << ": error: " << e.what() << "\n";
     }
     io.err << "Run '" << name << " --help' for usage.\n";
-    return 2;
+    return {2, {}};
   }
   CLI::App* chosen = app.get_subcommands().front();
   std::vector<std::string> extras = chosen->remaining();
@@ -124,7 +124,7 @@ int run_conformance(int argc, const char* const* argv, Streams io, const std::st
   const std::string root = cli->root.empty() ? "." : cli->root;
   if (chosen == validate) {
     auto located = maintenance::locate_corpus_root(root);
-    if (!located) return report_error(io, located.error());
+    if (!located) return {report_error(io, located.error()), {}};
     args = {"validate", cli->transcript.empty() ? located->transcripts().string() : resolve_transcript(*cli)};
     std::error_code ec;
     if (fs::exists(located->stable() / "manifest.json", ec))
@@ -141,7 +141,13 @@ int run_conformance(int argc, const char* const* argv, Streams io, const std::st
   }
   args.insert(args.end(), extras.begin(), extras.end());
   if (chosen == replay || chosen == regen) args.insert(args.end(), {"--", cli->muse_bin, "serve"});
-  return run_msptk(std::move(args), io);
+  return {0, std::move(args)};
+}
+
+int run_conformance(int argc, const char* const* argv, Streams io, const std::string& name) {
+  ConformanceCommand command = translate_conformance(argc, argv, io, name);
+  if (command.msptk_args.empty()) return command.exit_code;
+  return run_msptk(std::move(command.msptk_args), io);
 }
 
 }  // namespace msptk::cli

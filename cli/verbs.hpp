@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace msptk::cli {
 
@@ -48,5 +50,14 @@ int run(int argc, const char* const* argv, Streams io);
 
 // The muse-conformance command line (cli/conformance.cpp); `name` is how it was invoked.
 int run_conformance(int argc, const char* const* argv, Streams io, const std::string& name);
+
+// The msptk command line (without argv[0]) a muse-conformance command line maps onto. When
+// `msptk_args` is empty nothing is to run and `exit_code` is final (help printed: 0; a usage
+// error reported on io.err: 2).
+struct ConformanceCommand {
+  int exit_code = 0;
+  std::vector<std::string> msptk_args;
+};
+ConformanceCommand translate_conformance(int argc, const char* const* argv, Streams io, const std::string& name);
 
 }  // namespace msptk::cli
