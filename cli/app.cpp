@@ -39,6 +39,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_replay);
   add(&setup_check);
   add(&setup_wire_log);
+  add(&setup_coverage);
   add(&setup_staleness);
   add(&setup_repin);
   add(&setup_regen);

@@ -36,6 +36,7 @@ Runner setup_serve_fixture(CLI::App& app);
 Runner setup_replay(CLI::App& app);
 Runner setup_check(CLI::App& app);
 Runner setup_wire_log(CLI::App& app);
+Runner setup_coverage(CLI::App& app);
 Runner setup_staleness(CLI::App& app);
 Runner setup_repin(CLI::App& app);
 Runner setup_regen(CLI::App& app);

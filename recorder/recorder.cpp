@@ -22,10 +22,16 @@ namespace {
 
 constexpr fs::perms kPrivateFile = fs::perms::owner_read | fs::perms::owner_write;
 
+// The transcript file: the lines of one read chunk are written with one write (never an fsync),
+// still before the chunk is forwarded.
 class TranscriptSink final : public FrameSink {
  public:
   explicit TranscriptSink(TranscriptWriter writer) : writer_(std::move(writer)) {}
-  Result<void> append(Direction dir, std::string_view bytes) override { return writer_.append(dir, bytes); }
+  Result<void> append(Direction dir, std::string_view bytes) override {
+    writer_.stage(dir, bytes);
+    return {};
+  }
+  Result<void> end_of_chunk() override { return writer_.flush(); }
 
  private:
   TranscriptWriter writer_;

@@ -28,6 +28,8 @@ void Tee::feed(Direction dir, std::string_view chunk) {
   LineFramer& framer = dir == Direction::client ? client_framer_ : server_framer_;
   stats.bytes += chunk.size();
   framer.feed(chunk, [&](const FramedLine& line) { on_frame(dir, line.bytes); });
+  if (failure_) return;
+  if (auto written = sink_.end_of_chunk(); !written) failure_ = written.error();
 }
 
 void Tee::close(Direction dir) {

@@ -402,6 +402,62 @@ struct Bundle::State {
     return validator.validate(c.schema, adapter, nullptr);
   }
 
+  // --- enum positions --------------------------------------------------------------------
+
+  using EnumVisitor = std::function<void(const std::string&, const json::value&, bool)>;
+
+  void walk_enums(const std::string& start, const json::value& value, const EnumVisitor& visit, int depth) {
+    if (depth > 256) return;
+    const std::string pointer = deref(start);
+    const json::object* schema = node(pointer);
+    if (!schema) return;
+    if (const json::value* values = schema->if_contains("enum"); values && values->is_array()) {
+      constexpr std::string_view defs = "#/$defs/";
+      if (starts_with(pointer, defs) && pointer.find('/', defs.size()) == std::string::npos) {
+        const auto& list = values->get_array();
+        visit(unescape_pointer(std::string_view(pointer).substr(defs.size())), value,
+              std::find(list.begin(), list.end(), value) != list.end());
+      }
+      return;
+    }
+    for (const char* keyword : {"anyOf", "oneOf"}) {
+      const json::value* alts = schema->if_contains(keyword);
+      if (!alts || !alts->is_array()) continue;
+      const std::size_t n = alts->get_array().size();
+      std::optional<std::string> chosen;
+      for (std::size_t i = 0; i < n && !chosen; ++i) {
+        std::string alt = fmt::format("{}/{}/{}", pointer, keyword, i);
+        if (valid(alt, value)) chosen = alt;
+      }
+      for (std::size_t i = 0; i < n && !chosen; ++i) {
+        std::string alt = fmt::format("{}/{}/{}", pointer, keyword, i);
+        if (selects(alt, value)) chosen = alt;
+      }
+      if (chosen) walk_enums(*chosen, value, visit, depth + 1);
+      return;
+    }
+    if (const json::value* all = schema->if_contains("allOf"); all && all->is_array()) {
+      for (std::size_t i = 0; i < all->get_array().size(); ++i) walk_enums(fmt::format("{}/allOf/{}", pointer, i), value, visit, depth + 1);
+    }
+    if (const json::object* obj = value.if_object()) {
+      const json::value* props = schema->if_contains("properties");
+      const json::value* extra = schema->if_contains("additionalProperties");
+      for (const auto& member : *obj) {
+        if (props && props->is_object() && props->get_object().contains(member.key())) {
+          walk_enums(pointer + "/properties/" + escape_pointer(member.key()), member.value(), visit, depth + 1);
+        } else if (extra && extra->is_object()) {
+          walk_enums(pointer + "/additionalProperties", member.value(), visit, depth + 1);
+        }
+      }
+    } else if (const json::array* arr = value.if_array()) {
+      const json::value* items = schema->if_contains("items");
+      for (std::size_t i = 0; items && i < arr->size(); ++i) {
+        if (items->is_object()) walk_enums(pointer + "/items", (*arr)[i], visit, depth + 1);
+        else if (items->is_array() && i < items->get_array().size()) walk_enums(fmt::format("{}/items/{}", pointer, i), (*arr)[i], visit, depth + 1);
+      }
+    }
+  }
+
   // --- validating ------------------------------------------------------------------------
 
   void validate(const std::string& pointer, const json::value& instance, const std::string& root,
@@ -732,6 +788,11 @@ const EnumDef* Bundle::find_enum(std::string_view name) const {
   for (const EnumDef& e : state_->enums)
     if (e.name == name) return &e;
   return nullptr;
+}
+
+void Bundle::visit_enums(std::string_view pointer, const json::value& instance,
+                         const std::function<void(const std::string&, const json::value&, bool)>& visit) const {
+  state_->walk_enums(std::string(pointer), instance, visit, 0);
 }
 
 std::vector<Violation> Bundle::validate(std::string_view pointer, const json::value& instance, std::string_view root) const {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -14,7 +15,20 @@ namespace {
 
 void append_escaped(std::string& out, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
-  for (unsigned char c : bytes) {
+  out.reserve(out.size() + bytes.size() + 16);
+  std::size_t run = 0;  // bytes copied as they are go in runs, not one by one
+  // Raw frames are JSON, so quotes come every few bytes: one table look-up per byte.
+  static constexpr auto kEscaped = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = true;
+    t['"'] = t['\\'] = true;
+    return t;
+  }();
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if (!kEscaped[c]) continue;
+    out.append(bytes.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -24,15 +38,12 @@ void append_escaped(std::string& out, std::string_view bytes) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 0xF];
-        } else {
-          out += static_cast<char>(c);
-        }
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 0xF];
     }
   }
+  out.append(bytes.data() + run, bytes.size() - run);
 }
 
 }  // namespace
@@ -190,20 +201,39 @@ TranscriptWriter::~TranscriptWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<void> TranscriptWriter::append(Direction dir, std::string_view bytes) {
-  std::string line = canonical_line(dir, bytes);
-  line += '\n';
-  std::string_view rest = line;
+void TranscriptWriter::stage(Direction dir, std::string_view bytes) {
+  staged_ += canonical_line(dir, bytes);
+  staged_ += '\n';
+  ++staged_lines_;
+}
+
+Result<void> TranscriptWriter::flush() {
+  std::string_view rest = staged_;
   while (!rest.empty()) {
     ssize_t n = ::write(fd_, rest.data(), rest.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Error::unreadable(file_, fmt::format("cannot write line {}: {}", lines_ + 1, std::strerror(errno)));
+      const std::size_t first = lines_ + 1;
+      staged_.clear();
+      staged_lines_ = 0;
+      return Error::unreadable(file_, fmt::format("cannot write line {}: {}", first, std::strerror(errno)));
     }
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
-  ++lines_;
+  lines_ += staged_lines_;
+  staged_lines_ = 0;
+  // Keep the buffer of a usual chunk for the next one; give back the memory of a huge frame.
+  if (staged_.capacity() > (std::size_t{1} << 20)) {
+    std::string().swap(staged_);
+  } else {
+    staged_.clear();
+  }
   return {};
+}
+
+Result<void> TranscriptWriter::append(Direction dir, std::string_view bytes) {
+  stage(dir, bytes);
+  return flush();
 }
 
 }  // namespace msptk

@@ -37,6 +37,9 @@ class FrameSink {
  public:
   virtual ~FrameSink() = default;
   virtual Result<void> append(Direction dir, std::string_view bytes) = 0;
+  // The frames of one read chunk have all been appended: a sink that buffers them writes them
+  // now, with one write (the Tee calls it before the chunk is forwarded).
+  virtual Result<void> end_of_chunk() { return {}; }
 };
 
 struct DirectionStats {

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,15 @@ class Bundle {
   // cannot be compiled is one violation of kind `schema_unusable`.
   std::vector<Violation> validate(std::string_view pointer, const boost::json::value& instance,
                                   std::string_view root) const;
+
+  // Calls `visit(enum_name, value, known)` for every value of `instance` that sits at a
+  // position whose schema is a `$defs` enum, walking the instance alongside the schema at
+  // `pointer` ($ref, properties, additionalProperties, items, allOf; for anyOf/oneOf the
+  // alternative the value satisfies, else the one its type selects). `known`: the value is
+  // one of the enum's values. Used by coverage; never validates.
+  void visit_enums(std::string_view pointer, const boost::json::value& instance,
+                   const std::function<void(const std::string& enum_name, const boost::json::value& value, bool known)>&
+                       visit) const;
 
   // The raw (untranslated) bundle document.
   const boost::json::value& document() const;

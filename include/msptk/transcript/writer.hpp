@@ -29,9 +29,15 @@ class TranscriptWriter {
   TranscriptWriter& operator=(TranscriptWriter&& other) noexcept;
   ~TranscriptWriter();
 
-  // Appends one frame (its wire bytes) and flushes it to the kernel.
+  // Appends one frame (its wire bytes) and flushes it to the kernel (with anything staged).
   Result<void> append(Direction dir, std::string_view bytes);
   Result<void> append(const Frame& frame) { return append(frame.dir, frame.wire_bytes()); }
+
+  // Stages one frame's line in memory; flush() hands every staged line to the kernel with one
+  // write (the recorder stages the frames of a read chunk, then flushes before forwarding it).
+  // A staged line counts in lines_written() once flushed.
+  void stage(Direction dir, std::string_view bytes);
+  Result<void> flush();
 
   std::size_t lines_written() const { return lines_; }
   const std::string& file() const { return file_; }
@@ -41,6 +47,8 @@ class TranscriptWriter {
   std::string file_;
   int fd_ = -1;
   std::size_t lines_ = 0;
+  std::string staged_;
+  std::size_t staged_lines_ = 0;
 };
 
 // True when `bytes` is well-formed UTF-8.

@@ -1,0 +1,86 @@
+// `msptk coverage --format html` rendered in a real browser: headless Chromium loads the page
+// from a file (no network), takes a screenshot and dumps the DOM it built; the tables, their
+// totals and the scenario links must be there. Skipped, with the reason, where Chromium is not
+// installed (scripts/install-deps installs Debian's `chromium`).
+#include "e2e_support.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace msptk::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string find_chromium() {
+  if (const char* env = std::getenv("MSPTK_CHROMIUM"); env && *env) return env;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path dir = dirs.substr(start, end - start);
+    for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+      std::error_code ec;
+      if (!dir.empty() && fs::exists(dir / name, ec)) return (dir / name).string();
+    }
+    start = end + 1;
+  }
+  return {};
+}
+
+std::vector<std::string> chromium_argv(const std::string& chromium, const fs::path& profile) {
+  return {chromium,           "--headless",          "--no-sandbox",          "--disable-gpu",
+          "--disable-quic",   "--no-first-run",      "--disable-background-networking",
+          "--disable-component-update",              "--disable-sync",        "--user-data-dir=" + profile.string()};
+}
+
+TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps installs it): the HTML coverage page was NOT checked in a browser";
+  const fs::path stable = test::shared_corpus() / "stable";
+  if (!fs::exists(stable)) GTEST_SKIP() << "public corpus not found at " << test::shared_corpus();
+  test::TempDir dir;
+  CommandRun page = run_command({msptk_bin(), "coverage", (test::source_dir() / "corpus").string(),
+                                 test::shared_transcripts().string(), "--schema", stable.string(), "--format", "html"});
+  ASSERT_EQ(page.exit.code, 0) << page.err;
+  const fs::path html = dir.path() / "coverage.html";
+  test::write_text(html, page.out);
+  CommandRun text = run_command({msptk_bin(), "coverage", (test::source_dir() / "corpus").string(),
+                                 test::shared_transcripts().string(), "--schema", stable.string()});
+  ASSERT_EQ(text.exit.code, 0) << text.err;
+  const std::string summary = text.out.substr(text.out.rfind("\nmethods ") + 1, std::string::npos);
+
+  const fs::path shot = dir.path() / "coverage.png";
+  std::vector<std::string> argv = chromium_argv(chromium, dir.path() / "profile-shot");
+  argv.insert(argv.end(), {"--window-size=1280,2400", "--screenshot=" + shot.string(), "file://" + html.string()});
+  CommandRun screenshot = run_command(argv, std::chrono::seconds(120));
+  ASSERT_TRUE(fs::exists(shot)) << "chromium wrote no screenshot: " << screenshot.err;
+  const std::string png = test::read_text(shot);
+  ASSERT_GT(png.size(), 10000u) << "screenshot too small to show the page";
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  if (const char* keep = std::getenv("MSPTK_KEEP_SCREENSHOT"); keep && *keep) fs::copy_file(shot, keep, fs::copy_options::overwrite_existing);
+
+  argv = chromium_argv(chromium, dir.path() / "profile-dom");
+  argv.insert(argv.end(), {"--dump-dom", "file://" + html.string()});
+  CommandRun dom = run_command(argv, std::chrono::seconds(120));
+  ASSERT_EQ(dom.exit.code, 0) << dom.err;
+  const std::string& d = dom.out;
+  ASSERT_NE(d.find("<table id=\"totals\">"), std::string::npos) << d.substr(0, 2000);
+  for (const char* table : {"methods", "requests", "notifications", "errors", "capabilities", "enums", "itemKinds"}) {
+    EXPECT_NE(d.find(fmt::format("data-table=\"{}\"", table)), std::string::npos) << table;
+    EXPECT_NE(d.find(fmt::format("<h2 id=\"{}\">", table)), std::string::npos) << table;
+  }
+  // The totals the browser shows are the text report's summary line.
+  std::string line = summary.substr(0, summary.find('\n'));
+  EXPECT_NE(d.find("id=\"summary\">" + line + "</p>"), std::string::npos) << line;
+  EXPECT_NE(d.find("Methods (client requests): "), std::string::npos);
+  // Rows link the scenarios that exercise them, and the links resolve inside the page.
+  EXPECT_NE(d.find("<a href=\"#scenario-approval-round-trip\">approval-round-trip</a>"), std::string::npos);
+  EXPECT_NE(d.find("<tr id=\"scenario-approval-round-trip\">"), std::string::npos);
+  EXPECT_NE(d.find("session/auraChanged"), std::string::npos);  // what the bundle does not have
+}
+
+}  // namespace
+}  // namespace msptk::e2e
