@@ -99,6 +99,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.host_argv = options_.host(task);
   replay.record_dir = record_dir;
   replay.timeout_ms = options_.timeout_ms;
+  replay.close_timeout_ms = options_.close_timeout_ms;
   replay.registry = options_.registry;
   replay.environment = options_.environment;
   if (!replay.environment.keep_dir.empty()) replay.environment.keep_dir /= fs::path(task.corpus) / task.scenario;

@@ -40,6 +40,7 @@ struct CheckCli {
   std::string baseline;
   std::string keep;
   int timeout_ms = 10000;
+  int close_timeout_ms = 5000;
   process::EnvironmentOptions environment;
 };
 
@@ -155,6 +156,7 @@ int run_check(const CheckCli& cli, Streams io) {
     for (const auto& [given, name] : {std::pair{!cli.host.empty(), "--host"}, {cli.jobs != 1, "--jobs"},
                                       {!cli.shard.empty(), "--shard"}, {!cli.baseline.empty(), "--baseline"},
                                       {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
+                                      {cli.close_timeout_ms != 5000, "--close-timeout-ms"},
                                       {cli.environment.hermetic, "--hermetic"}, {!cli.environment.env.empty(), "--env"},
                                       {!cli.environment.env_files.empty(), "--env-file"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
@@ -208,6 +210,7 @@ int run_check(const CheckCli& cli, Streams io) {
   runner_options.recordings = recordings->path();
   runner_options.keep = !cli.keep.empty();
   runner_options.timeout_ms = cli.timeout_ms;
+  runner_options.close_timeout_ms = cli.close_timeout_ms;
   check::ReplayRunner runner(std::move(runner_options));
 
   Progress progress(io, &io.err == &std::cerr && ::isatty(STDERR_FILENO));
@@ -261,6 +264,11 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame")
       ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(10000)
+      ->type_name("T");
+  sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
+                  "How long a host may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
+      ->check(CLI::Range(1, 86400000).description(""))
+      ->default_val(5000)
       ->type_name("T");
   add_environment_options(*sub, cli->environment);
   sub->add_option("--merge-reports", cli->merge_reports,

@@ -34,7 +34,14 @@ int run_normalize(const NormalizeCli& cli, Streams io) {
       return report_error(io, item->error());
     }
     const Frame& frame = **item;
-    io.out << canonical_line(frame.dir, placeholders.rewrite(frame)) << "\n";
+    const std::string rewritten = placeholders.rewrite(frame);
+    // A canonical line whose frame nothing changed is written back as it is (it is what
+    // canonical_line would write), without escaping it again.
+    if (reader->facts().canonical && rewritten == frame.wire_bytes()) {
+      io.out << reader->line_text() << "\n";
+    } else {
+      io.out << canonical_line(frame.dir, rewritten) << "\n";
+    }
   }
   for (const MaskUse& use : placeholders.accounting()) {
     if (use.covered == 0) {

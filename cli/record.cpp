@@ -5,6 +5,7 @@
 #include "verbs.hpp"
 
 #include "msptk/normalizer/path.hpp"
+#include "msptk/process/stop_ladder.hpp"
 #include "msptk/recorder/recorder.hpp"
 
 #include <fmt/format.h>
@@ -70,6 +71,10 @@ Runner setup_record(CLI::App& app) {
       ->allow_extra_args(false);
   sub->add_option("--fingerprint", options->fingerprint,
                   "schema fingerprint to pin when the host's initialize result carries none");
+  sub->add_option("--close-timeout-ms", options->close_timeout_ms,
+                  "how long HOST may take to exit once its stdin closed or a signal was forwarded, before msptk "
+                  "sends SIGTERM to its process group (and SIGKILL after as long again)")
+      ->default_val(process::kDefaultCloseTimeoutMs);
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
   sub->add_option("--redact", options->redact,
                   "Replace the value at PATH (normalize's path grammar: params.apiKey, params.headers.*) with "

@@ -17,6 +17,7 @@ struct ReplayCli {
   std::string scenario;
   std::string record;
   int timeout_ms = 10000;
+  int close_timeout_ms = 5000;
   MaskOptions mask;
   std::string format = "text";
   process::EnvironmentOptions environment;
@@ -29,6 +30,7 @@ int run_replay(const ReplayCli& cli, Streams io) {
   options.host_argv = cli.host;
   if (!cli.record.empty()) options.record_dir = cli.record;
   options.timeout_ms = cli.timeout_ms;
+  options.close_timeout_ms = cli.close_timeout_ms;
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
   options.environment = std::move(*plan);
@@ -70,6 +72,10 @@ Runner setup_replay(CLI::App& app) {
       ->type_name("OUT");
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long to wait for each expected server frame")
       ->default_val(10000)
+      ->type_name("T");
+  sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
+                  "How long HOST may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
+      ->default_val(5000)
       ->type_name("T");
   add_mask_options(*sub, cli->mask);
   sub->add_option("--format", cli->format, "Report format: text or json")

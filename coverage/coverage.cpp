@@ -138,7 +138,7 @@ class Mapper {
     map_.unknown.push_back(std::move(u));
   }
 
-  void enums(const std::optional<std::string>& pointer, const json::value& instance) {
+  void enums(const std::string* pointer, const json::value& instance) {
     if (!pointer) return;
     std::set<std::string> counted;  // a frame counts once per enum row
     bundle_.visit_enums(*pointer, instance, [&](const std::string& name, const json::value& value, bool known) {
@@ -217,7 +217,8 @@ class Mapper {
           const bool table_kind = kind_text.empty() || (entry && entry->kind == kind_text);
           ++method->error_codes[table_kind ? label : fmt::format("{} ({})", label, kind_text)];
         }
-        if (bundle_.has("#/$defs/ErrorObject")) enums(std::string("#/$defs/ErrorObject"), error);
+        static const std::string kErrorObject = "#/$defs/ErrorObject";
+        if (bundle_.has(kErrorObject)) enums(&kErrorObject, error);
         if (data) {
           if (const json::value* cap = data->if_contains("capability"); cap && is_json_string(*cap) && !row("capabilities", cap->get_string()))
             unknown("capability", std::string(cap->get_string()));

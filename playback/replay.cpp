@@ -53,6 +53,8 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   if (options.host_argv.empty()) return Error::usage("no HOST given: msptk replay --transcript DIR -- HOST [ARGS...]");
   if (options.timeout_ms <= 0)
     return Error::usage(fmt::format("--timeout-ms must be positive, got {}", options.timeout_ms));
+  if (options.close_timeout_ms <= 0)
+    return Error::usage(fmt::format("--close-timeout-ms must be positive, got {}", options.close_timeout_ms));
   auto scenario = load_scenario(options.scenario);
   if (!scenario) return scenario.error();
   if (!scenario->files.manifest)
@@ -138,12 +140,14 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     twin.emplace(std::move(unify));
   }
   playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,
-                                 options.keep_going};
+                                 options.close_timeout_ms, options.keep_going};
   playback::run_session(*frames, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
   result.host_stderr_tail = link.stderr_tail();
 
   if (recording) {
-    if (auto failure = recording->finish(tee, link.exit(), link.stderr_bytes(), sink)) {
+    recorder::StopInfo stop{options.close_timeout_ms, result.host_killed, link.group_outlived_host(),
+                            link.stop_signals()};
+    if (auto failure = recording->finish(tee, link.exit(), link.stderr_bytes(), stop, sink)) {
       result.recording_failure = failure;
       if (result.exit_code == 0) {
         result.exit_code = 3;

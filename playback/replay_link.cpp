@@ -137,18 +137,22 @@ std::optional<process::ExitStatus> HostLink::await_exit(SteadyClock::time_point 
   return exit_;
 }
 
-bool HostLink::finish(SteadyClock::time_point deadline) {
+bool HostLink::finish(SteadyClock::time_point deadline, int close_timeout_ms) {
   host_.close_stdin();
-  if (await_exit(deadline)) return false;
-  (void)host_.signal(SIGKILL);
-  exit_ = host_.wait();
+  (void)await_exit(deadline);  // returns early when a signal came: then stop at once
+  process::StopLadder ladder(host_, close_timeout_ms);
+  if (!exit_) ladder.terminate();
+  while (!ladder.advance()) pump(ladder.poll_timeout_ms(kPollCapMs), nullptr, nullptr);
+  if (!exit_) exit_ = host_.wait();  // reaped by the ladder: returns at once
   while (out_open_ && read_stdout()) {
   }
   while (err_open_ && read_stderr()) {
   }
   tee_.close(Direction::server);
   out_open_ = err_open_ = false;
-  return true;
+  stop_signals_ = ladder.signals_sent();
+  group_outlived_host_ = ladder.group_outlived_host();
+  return ladder.host_did_not_exit();
 }
 
 }  // namespace msptk::playback

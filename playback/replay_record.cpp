@@ -112,8 +112,10 @@ void ReplayRecording::write_stderr(std::string_view bytes) {
 }
 
 std::optional<Error> ReplayRecording::finish(const recorder::Tee& tee, const std::optional<process::ExitStatus>& exit,
-                                             std::uint64_t stderr_bytes, const LiveSink& sink) {
+                                             std::uint64_t stderr_bytes, const recorder::StopInfo& stop,
+                                             const LiveSink& sink) {
   info_.ended_at = recorder::format_utc(clock_->now());
+  info_.stop = stop;
   info_.tee = &tee;
   info_.exit = exit;
   info_.host_stderr_bytes = stderr_bytes;

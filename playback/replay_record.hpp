@@ -55,7 +55,7 @@ class ReplayRecording {
   void write_stderr(std::string_view bytes);
   // The final manifest; returns the first failure to write any of the three files.
   std::optional<Error> finish(const recorder::Tee& tee, const std::optional<process::ExitStatus>& exit,
-                              std::uint64_t stderr_bytes, const LiveSink& sink);
+                              std::uint64_t stderr_bytes, const recorder::StopInfo& stop, const LiveSink& sink);
   // The host could not be started: removes what start() created.
   void abandon();
 

@@ -31,6 +31,12 @@ std::string describe_exit(const std::optional<process::ExitStatus>& exit) {
   return fmt::format("the host exited with code {}", exit->code);
 }
 
+std::string stop_list(const std::vector<int>& signals) {
+  std::string out;
+  for (int signo : signals) out += (out.empty() ? "" : ", then ") + process::signal_name(signo);
+  return out;
+}
+
 std::string describe(const PathDivergence& d) {
   std::string text = d.path.empty() ? std::string("the frame") : d.path;
   if (d.expected || d.actual)
@@ -64,12 +70,17 @@ class Session {
       drain_to_eof();
       until = std::max(until, end_deadline_);
     }
-    result_.host_killed = link_.finish(until);
+    result_.host_killed = link_.finish(until, config_.close_timeout_ms);
     result_.host_exit = link_.exit();
     if (failed()) return;
     if (result_.host_killed) {
       result_.report.warnings.push_back(
-          fmt::format("the host did not exit within {} ms of its stdin's EOF: killed", config_.timeout_ms));
+          fmt::format("the host did not exit within {} ms of its stdin's EOF: msptk sent {} to its process group",
+                      config_.timeout_ms, stop_list(link_.stop_signals())));
+    } else if (link_.group_outlived_host()) {
+      result_.report.warnings.push_back(
+          fmt::format("processes of the host's group were still running when it exited: msptk sent {} to them",
+                      stop_list(link_.stop_signals())));
     } else if (result_.host_exit && *result_.host_exit != process::ExitStatus{}) {
       result_.report.warnings.push_back(fmt::format("{} at the end", describe_exit(result_.host_exit)));
     }

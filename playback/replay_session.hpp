@@ -10,6 +10,7 @@
 #include "msptk/playback/replay.hpp"
 #include "msptk/process/host_process.hpp"
 #include "msptk/process/signals.hpp"
+#include "msptk/process/stop_ladder.hpp"
 #include "msptk/recorder/tee.hpp"
 
 #include <chrono>
@@ -37,9 +38,11 @@ class HostLink {
   // broken: the host no longer reads its stdin.
   Event write(std::string_view bytes, SteadyClock::time_point deadline);
   void close_stdin() { host_.close_stdin(); }
-  // Waits for the host to exit until the deadline (reading its pipes meanwhile), then kills it
-  // (SIGKILL) if it still runs. Returns true when it had to kill.
-  bool finish(SteadyClock::time_point deadline);
+  // Closes the host's stdin and waits for it to exit until the deadline (reading its pipes
+  // meanwhile); then ends its process group with a StopLadder (SIGTERM, SIGKILL after the
+  // close timeout) and returns once the group is empty. Returns true when msptk had to signal
+  // the host itself (it did not exit).
+  bool finish(SteadyClock::time_point deadline, int close_timeout_ms);
   // Waits (reading) until the host exited or the deadline passed.
   std::optional<process::ExitStatus> await_exit(SteadyClock::time_point deadline);
 
@@ -47,6 +50,10 @@ class HostLink {
   int interrupted_by() const { return signal_; }
   std::uint64_t stderr_bytes() const { return stderr_bytes_; }
   const std::string& stderr_tail() const { return stderr_tail_; }
+  // After finish(): the signals msptk sent to end the group, and whether processes of the
+  // group outlived the host.
+  const std::vector<int>& stop_signals() const { return stop_signals_; }
+  bool group_outlived_host() const { return group_outlived_host_; }
 
  private:
   // One round of poll: reads what is readable, writes what it can of `pending`.
@@ -66,12 +73,15 @@ class HostLink {
   std::uint64_t stderr_bytes_ = 0;
   std::string stderr_tail_;
   std::vector<char> buffer_;
+  std::vector<int> stop_signals_;
+  bool group_outlived_host_ = false;
 };
 
 struct SessionConfig {
   int timeout_ms = 10000;
   std::string expected_file;  // the scenario's transcript
   std::string actual_file;    // OUT/transcript.ndjson, or "live session"
+  int close_timeout_ms = 5000;  // --close-timeout-ms (stop_ladder.hpp)
   bool keep_going = false;    // a divergent frame does not stop the run (ReplayOptions::keep_going)
 };
 

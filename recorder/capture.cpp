@@ -63,6 +63,12 @@ json::object capture_json(const CaptureInfo& info) {
   json::array signals;
   for (int signo : info.signals_forwarded) signals.emplace_back(process::signal_name(signo));
   out["signalsForwarded"] = std::move(signals);
+  out["closeTimeoutMs"] = info.stop.close_timeout_ms;
+  out["hostDidNotExit"] = info.stop.host_did_not_exit;
+  json::array stops;
+  for (int signo : info.stop.stop_signals) stops.emplace_back(process::signal_name(signo));
+  out["stopSignals"] = std::move(stops);
+  out["groupOutlivedHost"] = info.stop.group_outlived_host;
   out["clientGone"] = info.client_gone;
   out["fingerprintSource"] = info.fingerprint_source;
   json::array flagged;

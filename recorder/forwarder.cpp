@@ -83,7 +83,7 @@ bool forwarded_signal(int signo) { return signo == SIGINT || signo == SIGTERM ||
 }  // namespace
 
 Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const Wiring& wiring,
-                                   process::SignalPipe* signals) {
+                                   process::SignalPipe* signals, int close_timeout_ms) {
   for (int fd : {host.stdin_fd(), host.stdout_fd(), host.stderr_fd()})
     if (fd >= 0) (void)process::set_nonblocking(fd, true);
 
@@ -94,6 +94,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
   bool err_open = host.stderr_fd() >= 0;
   std::optional<process::ExitStatus> exit;
   std::vector<char> buffer(kReadSize);
+  process::StopLadder ladder(host, close_timeout_ms);
 
   auto read_client = [&] {
     IoResult r = process::read_some(wiring.client_in, buffer.data(), buffer.size());
@@ -145,7 +146,10 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       for (int signo : signals->take()) {
         if (!forwarded_signal(signo)) continue;  // SIGCHLD only wakes the loop
         end.signals_forwarded.push_back(signo);
-        if (!exit) (void)host.signal(signo);
+        if (!exit) {
+          (void)host.signal(signo);
+          ladder.request(signo);
+        }
       }
     }
     if (!exit) exit = host.try_wait();
@@ -160,9 +164,14 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       out_open = err_open = false;
     }
     if (to_host.dead() && client_open) end.host_stdin_broken = true;
-    if ((!client_open || to_host.dead()) && to_host.idle() && host.stdin_fd() >= 0) host.close_stdin();
+    if ((!client_open || to_host.dead()) && to_host.idle() && host.stdin_fd() >= 0) {
+      host.close_stdin();
+      ladder.request();
+    }
     if (to_client.dead() && wiring.client_out >= 0) end.client_gone = true;
-    if (exit && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
+    const bool group_gone = ladder.advance();
+    if (!exit) exit = host.try_wait();  // the ladder may have reaped it: drained next turn
+    if (exit && group_gone && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
 
     enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kSlots };
     pollfd fds[kSlots];
@@ -175,7 +184,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     watch(kClientOut, to_client.fd(), POLLOUT, to_client.wants_write());
     watch(kErrOut, to_err.fd(), POLLOUT, to_err.wants_write());
 
-    int ready = ::poll(fds, kSlots, kPollTimeoutMs);
+    int ready = ::poll(fds, kSlots, ladder.poll_timeout_ms(kPollTimeoutMs));
     if (ready < 0) {
       if (errno == EINTR) continue;
       return Error{ErrorKind::peer, fmt::format("poll failed: {}", std::strerror(errno)), {}, 0, {}};
@@ -196,6 +205,9 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
   tee.close(Direction::client);
   tee.close(Direction::server);
   end.exit = *exit;
+  end.host_did_not_exit = ladder.host_did_not_exit();
+  end.group_outlived_host = ladder.group_outlived_host();
+  end.stop_signals = ladder.signals_sent();
   return end;
 }
 

@@ -95,6 +95,8 @@ RecordEnv RecordEnv::system() {
 
 Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (options.host_argv.empty()) return Error::usage("no HOST given: msptk record --out DIR -- HOST [ARGS...]");
+  if (options.close_timeout_ms <= 0)
+    return Error::usage(fmt::format("--close-timeout-ms must be positive, got {}", options.close_timeout_ms));
   if (options.frame_limit_bytes <= 0)
     return Error::usage(fmt::format("--frame-limit-bytes must be positive, got {}", options.frame_limit_bytes));
   if (!options.wire_log.empty() && !options.redact.empty())
@@ -146,6 +148,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   }
   info.environment = {host_env->hermetic(), host_env->given_names()};
   info.started_at = format_utc(env.clock->now());
+  info.stop.close_timeout_ms = options.close_timeout_ms;
   Manifest manifest = initial_manifest(options, scenario);
   manifest.capture = capture_json(info);
   if (auto ok = write_manifest(dir / "manifest.json", manifest, kPrivateFile); !ok) {
@@ -184,13 +187,16 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     if (env.wiring.stderr_copy) env.wiring.stderr_copy(bytes);
   };
   if (wire_log) wiring.on_chunk = [&](Direction d, std::string_view chunk) { wire_log->append(d, chunk); };
-  auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr);
+  auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr, options.close_timeout_ms);
   if (!session) return session.error();  // the host is killed and reaped by its destructor
 
   info.ended_at = format_utc(env.clock->now());
   info.exit = session->exit;
   info.host_stderr_bytes = session->stderr_bytes;
   info.signals_forwarded = session->signals_forwarded;
+  info.stop.host_did_not_exit = session->host_did_not_exit;
+  info.stop.group_outlived_host = session->group_outlived_host;
+  info.stop.stop_signals = session->stop_signals;
   info.client_gone = session->client_gone;
   if (tee.fingerprint()) {
     manifest.fingerprint = *tee.fingerprint();

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 namespace msptk::schema {
 
@@ -207,6 +208,13 @@ std::string member_path(std::string_view base, std::string_view key) {
   return fmt::format("{}[{}]", base, json::serialize(json::value(key)));
 }
 
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <class T>
+using StringMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+
 }  // namespace
 
 struct Bundle::State {
@@ -219,7 +227,11 @@ struct Bundle::State {
   std::vector<EnumDef> enums;
 
   std::mutex mutex;
-  std::map<std::string, std::unique_ptr<Compiled>, std::less<>> cache;
+  StringMap<std::unique_ptr<Compiled>> cache;
+  struct Entry {
+    std::optional<std::string> params, result;  // JSON pointers of the entry's schemas
+  };
+  StringMap<Entry> entries[3];  // by Table
 
   const Compiled& compile(std::string_view pointer) {
     std::lock_guard lock(mutex);
@@ -460,20 +472,21 @@ struct Bundle::State {
 
   // --- validating ------------------------------------------------------------------------
 
-  void validate(const std::string& pointer, const json::value& instance, const std::string& root,
+  void validate(std::string_view pointer_view, const json::value& instance, std::string_view root_view,
                 std::vector<Violation>& out, int depth) {
-    const Compiled& compiled = compile(pointer);
+    const Compiled& compiled = compile(pointer_view);
     if (!compiled.error.empty()) {
-      out.push_back(violation(root, pointer, Constraint::schema_unusable, compiled.error));
+      out.push_back(violation(std::string(root_view), std::string(pointer_view), Constraint::schema_unusable, compiled.error));
       return;
     }
     const std::optional<json::value> copy = detail::surrogate(instance);
     const json::value& checked = copy ? *copy : instance;
     thread_local valijson::Validator validator;
     valijson::adapters::BoostJsonAdapter adapter(checked);
-    if (validator.validate(compiled.schema, adapter, nullptr)) return;
+    // One pass: with valid instances (the common case) collecting results costs nothing extra.
     valijson::ValidationResults results;
-    validator.validate(compiled.schema, adapter, &results);
+    if (validator.validate(compiled.schema, adapter, &results)) return;
+    const std::string pointer(pointer_view), root(root_view);
     for (const RawError& error : leaves(results)) {
       const json::value* value = nullptr;
       const std::string location = locate(pointer, instance, error.context, &value);
@@ -730,6 +743,18 @@ Result<Bundle> Bundle::from_json(json::value bundle, std::string file, std::opti
     }
     std::sort(state->enums.begin(), state->enums.end(), [](const EnumDef& a, const EnumDef& b) { return a.name < b.name; });
   }
+  for (Table table : {Table::methods, Table::requests, Table::notifications}) {
+    const json::value* t = obj->if_contains(to_string(table));
+    if (!t || !t->is_object()) continue;
+    for (const auto& m : t->get_object()) {
+      State::Entry entry;
+      const json::object* e = m.value().if_object();
+      const std::string base = fmt::format("#/{}/{}/", to_string(table), escape_pointer(m.key()));
+      if (e && e->contains("params")) entry.params = base + "params";
+      if (e && e->contains("result")) entry.result = base + "result";
+      state->entries[static_cast<int>(table)].emplace(std::string(m.key()), std::move(entry));
+    }
+  }
   state->raw = std::move(bundle);
   Bundle b;
   b.state_ = std::move(state);
@@ -741,8 +766,7 @@ const std::optional<std::string>& Bundle::fingerprint() const { return state_->f
 const json::value& Bundle::document() const { return state_->raw; }
 
 bool Bundle::knows(Table table, std::string_view method) const {
-  const json::value* t = state_->raw.get_object().if_contains(to_string(table));
-  return t && t->is_object() && t->get_object().contains(method);
+  return state_->entries[static_cast<int>(table)].find(method) != state_->entries[static_cast<int>(table)].end();
 }
 
 std::vector<std::string> Bundle::methods(Table table) const {
@@ -754,11 +778,12 @@ std::vector<std::string> Bundle::methods(Table table) const {
   return out;
 }
 
-std::optional<std::string> Bundle::schema_pointer(Table table, std::string_view method, std::string_view part) const {
-  const json::value* t = state_->raw.get_object().if_contains(to_string(table));
-  const json::value* e = t && t->is_object() ? t->get_object().if_contains(method) : nullptr;
-  if (!e || !e->is_object() || !e->get_object().contains(part)) return std::nullopt;
-  return fmt::format("#/{}/{}/{}", to_string(table), escape_pointer(method), part);
+const std::string* Bundle::schema_pointer(Table table, std::string_view method, std::string_view part) const {
+  const auto& entries = state_->entries[static_cast<int>(table)];
+  const auto it = entries.find(method);
+  if (it == entries.end()) return nullptr;
+  const std::optional<std::string>& pointer = part == "params" ? it->second.params : it->second.result;
+  return pointer ? &*pointer : nullptr;
 }
 
 bool Bundle::has(std::string_view pointer) const { return at_pointer(state_->raw, pointer) != nullptr; }
@@ -797,7 +822,7 @@ void Bundle::visit_enums(std::string_view pointer, const json::value& instance,
 
 std::vector<Violation> Bundle::validate(std::string_view pointer, const json::value& instance, std::string_view root) const {
   std::vector<Violation> out;
-  state_->validate(std::string(pointer), instance, std::string(root), out, 0);
+  state_->validate(pointer, instance, root, out, 0);
   return out;
 }
 

@@ -76,7 +76,9 @@ std::string json_text(const json::value& v, std::size_t limit) {
 
 std::optional<json::value> surrogate(const json::value& instance) {
   // Look first (no allocation): most instances need no copy.
-  std::vector<const json::value*> stack{&instance};
+  thread_local std::vector<const json::value*> stack;
+  stack.clear();
+  stack.push_back(&instance);
   bool needed = false;
   while (!stack.empty() && !needed) {
     const json::value* v = stack.back();

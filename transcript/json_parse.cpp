@@ -3,6 +3,8 @@
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/value_stack.hpp>
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -142,6 +144,16 @@ class StrictHandler {
   json::value_stack st;
   std::string duplicate;  // set when on_object_end found a duplicate member
 
+  // Forgets what a parse left behind (an error can stop it mid-object), so one handler serves
+  // many parses.
+  void clear() {
+    duplicate.clear();
+    keys_.clear();
+    key_ends_.clear();
+    levels_.clear();
+    number_.clear();
+  }
+
   bool on_document_begin(json::error_code&) { return true; }
   bool on_document_end(json::error_code&) { return true; }
   bool on_object_begin(json::error_code&) {
@@ -277,7 +289,19 @@ JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
   json::parse_options options;
   options.max_depth = limits.max_depth;
   try {
-    json::basic_parser<StrictHandler> parser(options);
+    // One parser per thread for the default limits, reused: its stacks and buffers are allocated
+    // once, not for every frame (parse_json runs for every frame of every verb).
+    std::optional<json::basic_parser<StrictHandler>> own;
+    json::basic_parser<StrictHandler>* reused = nullptr;
+    if (limits.max_depth == ParseLimits{}.max_depth) {
+      thread_local json::basic_parser<StrictHandler> shared(options);
+      reused = &shared;
+      reused->reset();
+    } else {
+      own.emplace(options);
+    }
+    json::basic_parser<StrictHandler>& parser = reused ? *reused : *own;
+    parser.handler().clear();
     parser.handler().st.reset();
     json::error_code ec;
     const std::size_t n = parser.write_some(false, text.data(), text.size(), ec);

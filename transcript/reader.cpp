@@ -35,6 +35,7 @@ std::optional<Result<Frame>> TranscriptReader::next() {
   ++line_no_;
   offset_ = got.offset;
   size_ = got.text.size();
+  text_ = got.text;
   facts_ = LineFacts{};
   facts_.lf_terminated = got.lf_terminated;
   std::string_view text = got.text;

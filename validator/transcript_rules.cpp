@@ -374,7 +374,7 @@ void TranscriptChecker::check_schema(const Frame& frame, const json::value& valu
   if (ctx_.counts) ++(checked ? ctx_.counts->schema_checked : ctx_.counts->envelope_only);
 }
 
-bool TranscriptChecker::validate_part(const Frame& frame, const std::optional<std::string>& pointer,
+bool TranscriptChecker::validate_part(const Frame& frame, const std::string* pointer,
                                       const json::value& instance, std::string_view root, const std::string& what) {
   if (!pointer) return false;
   constexpr std::size_t kMaxPerFrame = 10;
@@ -402,10 +402,8 @@ bool TranscriptChecker::check_error(const Frame& frame, const json::value& value
   const schema::Bundle& bundle = *ctx_.schema;
   const json::value& error = value.get_object().at("error");
   bool checked = false;
-  constexpr std::string_view kErrorObject = "#/$defs/ErrorObject";
-  if (bundle.has(kErrorObject)) {
-    checked = validate_part(frame, std::string(kErrorObject), error, "error", "error response");
-  }
+  static const std::string kErrorObject = "#/$defs/ErrorObject";
+  if (bundle.has(kErrorObject)) checked = validate_part(frame, &kErrorObject, error, "error", "error response");
   if (!bundle.has_error_table()) return checked;
   const json::value* code = error.get_object().if_contains("code");
   if (!code || !code->is_int64()) return checked;  // frame.error says so

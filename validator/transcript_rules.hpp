@@ -66,7 +66,7 @@ class TranscriptChecker {
   void check_schema(const Frame& frame, const boost::json::value& value, const Envelope& envelope,
                     const Correlator::Request* answered);
   // Validates `instance` at `pointer`; returns false when the bundle has no schema there.
-  bool validate_part(const Frame& frame, const std::optional<std::string>& pointer, const boost::json::value& instance,
+  bool validate_part(const Frame& frame, const std::string* pointer, const boost::json::value& instance,
                      std::string_view root, const std::string& what);
   bool check_error(const Frame& frame, const boost::json::value& value);
 

@@ -82,5 +82,33 @@ TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
   EXPECT_NE(d.find("session/auraChanged"), std::string::npos);  // what the bundle does not have
 }
 
+// Text and JSON over both corpora tell the same totals.
+TEST(CoverageBrowser, TextAndJsonOverBothCorporaAgree) {
+  const fs::path stable = test::shared_corpus() / "stable";
+  if (!fs::exists(stable)) GTEST_SKIP() << "public corpus not found at " << test::shared_corpus();
+  const std::vector<std::string> base = {msptk_bin(), "coverage", (test::source_dir() / "corpus").string(),
+                                         test::shared_transcripts().string(), "--schema", stable.string()};
+  CommandRun text = run_command(base);
+  ASSERT_EQ(text.exit.code, 0) << text.err;
+  std::vector<std::string> json_argv = base;
+  json_argv.insert(json_argv.end(), {"--format", "json"});
+  CommandRun js = run_command(json_argv);
+  ASSERT_EQ(js.exit.code, 0) << js.err;
+  const boost::json::value doc = boost::json::parse(js.out);
+  const std::string summary = std::string(doc.at("summary").as_string());
+  EXPECT_NE(text.out.find("\n" + summary + "\n"), std::string::npos) << summary;
+  EXPECT_EQ(doc.at("scenarios").as_array().size(), 37u + 6u);
+  std::size_t total = 0;
+  for (const auto& t : doc.at("tables").as_array()) {
+    total += t.at("total").to_number<std::size_t>();
+    EXPECT_NE(text.out.find(fmt::format("{}: {}/{} covered", std::string(t.at("title").as_string()),
+                                        t.at("covered").to_number<std::size_t>(), t.at("total").to_number<std::size_t>())),
+              std::string::npos)
+        << t.at("id");
+  }
+  EXPECT_EQ(doc.at("tables").at(0).at("total"), 57);  // the stable bundle's methods
+  EXPECT_GT(total, 200u);
+}
+
 }  // namespace
 }  // namespace msptk::e2e

@@ -168,6 +168,25 @@ TEST(ReaderFastPath, TheReaderGivesTheSameFramesAndFactsAsTheGeneralPath) {
   EXPECT_FALSE(reader->next());
 }
 
+// normalize writes a canonical line back as it is when nothing in its frame changed: that is
+// right only if a line the reader calls canonical is exactly what canonical_line writes.
+TEST(ReaderFastPath, ACanonicalLineIsWhatTheWriterWrites) {
+  std::vector<fs::path> files = own_ndjson_files();
+  for (const fs::path& f : test::corpus_ndjson_files()) files.push_back(f);
+  std::size_t canonical = 0;
+  for (const fs::path& file : files) {
+    auto reader = TranscriptReader::open(file);
+    ASSERT_TRUE(reader);
+    while (auto item = reader->next()) {
+      if (!*item) continue;
+      const bool same = reader->line_text() == canonical_line((*item)->dir, (*item)->wire_bytes());
+      EXPECT_EQ(reader->facts().canonical, same) << file << ":" << reader->line();
+      canonical += same;
+    }
+  }
+  EXPECT_GT(canonical, 0u);
+}
+
 TEST(LineSource, HandsOutLinesLongerThanItsChunkAndReadsThemAgain) {
   test::TempDir dir;
   const fs::path file = dir / "long.ndjson";

@@ -3,6 +3,7 @@
 #include "msptk/process/fd_io.hpp"
 #include "msptk/process/host_process.hpp"
 #include "msptk/process/signals.hpp"
+#include "msptk/process/stop_ladder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <poll.h>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace msptk::process {
 namespace {
@@ -80,7 +82,7 @@ TEST(Process, TheHostGetsItsOwnProcessGroupAndDefaultSigpipe) {
 }
 
 TEST(Process, SpawnFailuresNameTheProgram) {
-  auto missing = spawn_host(SpawnSpec{{"msptk-no-such-program"}, {}, true, true, {}});
+  auto missing = spawn_host(SpawnSpec{{"msptk-no-such-program"}, {}, true, {}});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::spawn);
   EXPECT_EQ(missing.error().message, "cannot spawn 'msptk-no-such-program': not found in PATH");
@@ -113,6 +115,85 @@ TEST(Process, SignalPipeTurnsSignalsIntoReadableBytes) {
   ::sigaction(SIGUSR1, nullptr, &after);
   EXPECT_EQ(after.sa_handler, before.sa_handler);
   EXPECT_TRUE(SignalPipe::create({SIGUSR1}));  // the slot is free again
+}
+
+// Runs the ladder to its end the way a poll loop would; returns how long it took.
+std::chrono::milliseconds run_ladder(StopLadder& ladder) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!ladder.advance()) std::this_thread::sleep_for(std::chrono::milliseconds(ladder.poll_timeout_ms(20)));
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+}
+
+// The child's pid, as the host printed it on its first line.
+int first_line_pid(HostProcess& host) {
+  std::string text;
+  char c;
+  while (read_some(host.stdout_fd(), &c, 1).bytes == 1 && c != '\n') text += c;
+  return std::stoi(text);
+}
+
+TEST(StopLadder, SignalsTheWholeGroupAndWaitsUntilItIsEmpty) {
+  auto host = spawn_host(SpawnSpec{{"sh", "-c", "sleep 1000 & echo $!; wait"}, {}, true, {}});
+  ASSERT_TRUE(host);
+  const int child = first_line_pid(**host);
+  StopLadder ladder(**host, 5000);
+  ladder.terminate();
+  EXPECT_LT(run_ladder(ladder), std::chrono::milliseconds(2000));
+  EXPECT_EQ((*host)->try_wait()->signal, SIGTERM);
+  EXPECT_FALSE((*host)->group_alive());
+  EXPECT_NE(::kill(child, 0), 0) << "the host's child outlived it";
+  EXPECT_EQ(ladder.signals_sent(), std::vector<int>{SIGTERM});
+  EXPECT_TRUE(ladder.host_did_not_exit());
+}
+
+TEST(StopLadder, EscalatesToSigkillAfterTheCloseTimeout) {
+  auto host = spawn_host(SpawnSpec{{"sh", "-c", "trap '' TERM; sleep 1000 & echo $!; wait"}, {}, true, {}});
+  ASSERT_TRUE(host);
+  const int child = first_line_pid(**host);
+  StopLadder ladder(**host, 200);
+  ladder.request();  // e.g. its stdin closed: 200 ms to exit, then SIGTERM, 200 ms, SIGKILL
+  const auto took = run_ladder(ladder);
+  EXPECT_GE(took, std::chrono::milliseconds(390));
+  EXPECT_LT(took, std::chrono::milliseconds(2000));
+  EXPECT_EQ((*host)->try_wait()->signal, SIGKILL);
+  EXPECT_NE(::kill(child, 0), 0);
+  EXPECT_EQ(ladder.signals_sent(), (std::vector<int>{SIGTERM, SIGKILL}));
+}
+
+TEST(StopLadder, AHostThatExitsInTimeIsNotSignalled) {
+  auto host = spawn_host(SpawnSpec{{"sh", "-c", "read line; exit 3"}, {}, true, {}});
+  ASSERT_TRUE(host);
+  (*host)->close_stdin();
+  StopLadder ladder(**host, 5000);
+  ladder.request();
+  EXPECT_LT(run_ladder(ladder), std::chrono::milliseconds(2000));
+  EXPECT_EQ((*host)->try_wait()->code, 3);
+  EXPECT_FALSE(ladder.host_did_not_exit());
+  EXPECT_FALSE(ladder.group_outlived_host());
+  EXPECT_TRUE(ladder.signals_sent().empty());
+}
+
+TEST(StopLadder, StopsWhatAnExitedHostLeftInItsGroup) {
+  auto host = spawn_host(SpawnSpec{{"sh", "-c", "sleep 1000 & echo $!; exit 0"}, {}, true, {}});
+  ASSERT_TRUE(host);
+  const int child = first_line_pid(**host);
+  (void)(*host)->wait();
+  EXPECT_TRUE((*host)->group_alive());
+  StopLadder ladder(**host, 5000);
+  EXPECT_LT(run_ladder(ladder), std::chrono::milliseconds(2000));
+  EXPECT_TRUE(ladder.group_outlived_host());
+  EXPECT_FALSE(ladder.host_did_not_exit());
+  EXPECT_NE(::kill(child, 0), 0);
+}
+
+TEST(Process, DestroyingAHostKillsItsWholeGroup) {
+  int child = 0;
+  {
+    auto host = spawn_host(SpawnSpec{{"sh", "-c", "sleep 1000 & echo $!; wait"}, {}, true, {}});
+    ASSERT_TRUE(host);
+    child = first_line_pid(**host);
+  }
+  EXPECT_NE(::kill(child, 0), 0);
 }
 
 TEST(Process, SignalNames) {

@@ -327,7 +327,10 @@ TEST(Replay, AHostThatDoesNotEndAfterEofIsKilledWithAWarning) {
   const fs::path s = write_scenario(tmp / "s", recorded(), kNormalize);
   Behaviour b;
   b.hang_at_end = true;
-  Outcome run = replay(s, recorded(), b, [](ReplayOptions& o) { o.timeout_ms = 100; });
+  Outcome run = replay(s, recorded(), b, [](ReplayOptions& o) {
+    o.timeout_ms = 100;
+    o.close_timeout_ms = 100;
+  });
   ASSERT_TRUE(run.result);
   EXPECT_EQ(run->exit_code, 0) << run->problem;
   EXPECT_TRUE(run->host_killed);
@@ -335,7 +338,8 @@ TEST(Replay, AHostThatDoesNotEndAfterEofIsKilledWithAWarning) {
   EXPECT_EQ(run->report.warnings,
             (std::vector<std::string>{
                 "the host kept its stdout open 100 ms after its stdin's EOF: frames after that were not checked",
-                "the host did not exit within 100 ms of its stdin's EOF: killed"}));
+                "the host did not exit within 100 ms of its stdin's EOF: msptk sent SIGTERM, then SIGKILL to its "
+                "process group"}));
 }
 
 TEST(Replay, RefusesSdkToleranceScenariosAndBadInputBeforeSpawning) {

@@ -12,8 +12,8 @@
 //
 // Thread-safe: run() keeps no state between calls, so the scheduler may call it from several
 // threads at once; each call spawns its own host. Replays run without their own signal
-// handling (SIGINT/SIGTERM keep their default: msptk stops, and each host, in its own process
-// group, sees its stdin close), and a ReplayRunner keeps SIGPIPE ignored for as long as it
+// handling (SIGINT/SIGTERM keep their default: msptk stops, and each host's guard process kills
+// the host's process group, see host_process.hpp), and a ReplayRunner keeps SIGPIPE ignored for as long as it
 // lives, so that concurrent replays cannot restore its default under one another.
 #pragma once
 
@@ -36,6 +36,7 @@ struct ReplayRunnerOptions {
   std::filesystem::path recordings;  // RECORDINGS: must exist; scenario folders are created in it
   bool keep = false;                 // keep each recording (else it is removed once diffed)
   int timeout_ms = 10000;            // replay: per wait for the next expected server frame
+  int close_timeout_ms = 5000;       // replay: a stopped host's time to exit before SIGTERM, then SIGKILL
   ValidateOptions validate;
   Registry registry = Registry::builtin();
   // The hosts' environment; with --hermetic --keep-env DIR each host's folders go to

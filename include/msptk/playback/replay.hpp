@@ -45,6 +45,7 @@ struct ReplayOptions {
   std::vector<std::string> host_argv;               // HOST ARGS...; {frameLimitBytes} {idSeed} {clockStartMs} expanded by replay
   std::optional<std::filesystem::path> record_dir;  // --record OUT: what really happened, saved as a scenario by the recorder's code
   int timeout_ms = 10000;                           // per wait for the next expected server frame
+  int close_timeout_ms = 5000;                      // how long the host may take to exit once stopped, before SIGTERM, then SIGKILL, to its group
   MaskMode mask = MaskMode::unify;                  // from normalizer/mask.hpp
   std::vector<std::string> extra_paths;             // like diff's --path (must be in the registry)
   Registry registry = Registry::builtin();
@@ -77,7 +78,7 @@ struct ReplayResult {
   std::size_t server_frames_received = 0;     // complete server frames read from the host
   std::size_t server_frames_expected = 0;     // server lines of the transcript
   std::vector<CarriedValue> carried;          // learned values carried into client lines, in order
-  bool host_killed = false;                   // msptk had to kill the host at the end
+  bool host_killed = false;                   // msptk had to signal the host to end it (it did not exit; capture.hostDidNotExit)
   std::string host_stderr_tail;               // the last few KiB of the host's stderr
   std::optional<std::filesystem::path> record_dir;  // where the run was recorded
   std::optional<Error> recording_failure;     // writing OUT failed (the run went on; exit 3 if it passed)

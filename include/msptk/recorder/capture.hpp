@@ -12,7 +12,13 @@
 //     "server": { ...the same },
 //     "hostStderrBytes": N,
 //     "exit": { "code": N } | { "signal": N, "signalName": "SIGKILL" } | null,
-//     "signalsForwarded": ["SIGTERM", ...],
+//     "signalsForwarded": ["SIGTERM", ...],   // signals msptk received and passed to the host
+//     "closeTimeoutMs": N,                    // --close-timeout-ms (stop_ladder.hpp)
+//     "hostDidNotExit": bool,                 // the host did not exit within the close timeout
+//                                             // of being asked to: msptk sent stopSignals
+//     "stopSignals": ["SIGTERM", "SIGKILL"],  // what msptk sent to the host's group on its own
+//     "groupOutlivedHost": bool,              // processes of the host's group were still alive
+//                                             // when it exited (msptk stopped them)
 //     "clientGone": bool,                     // the client stopped reading before the end
 //     "fingerprintSource": "initialize" | "option" | "none",
 //     "environment": { "mode": "hermetic" | "inherited", "hermetic": bool,
@@ -38,6 +44,14 @@
 
 namespace msptk::recorder {
 
+// How msptk ended a host (stop_ladder.hpp), as the capture records it.
+struct StopInfo {
+  int close_timeout_ms = 0;
+  bool host_did_not_exit = false;
+  bool group_outlived_host = false;
+  std::vector<int> stop_signals;
+};
+
 // What `capture.environment` says about the host's environment (process/host_environment.hpp).
 struct EnvironmentSummary {
   bool hermetic = false;
@@ -52,6 +66,7 @@ struct CaptureInfo {
   std::uint64_t host_stderr_bytes = 0;
   std::optional<process::ExitStatus> exit;
   std::vector<int> signals_forwarded;
+  StopInfo stop;
   bool client_gone = false;
   std::string fingerprint_source = "none";
   EnvironmentSummary environment;

@@ -12,17 +12,22 @@
 //
 // Lifecycle (issue 4):
 // - client EOF: the host's stdin is closed once everything read was written to it; recording
-//   goes on until the host closed its stdout and exited;
+//   goes on until the host closed its stdout and exited, within the close timeout (then the
+//   StopLadder sends SIGTERM to the host's group, and SIGKILL after another close timeout);
 // - the host exits first: what is left in its stdout/stderr pipes is drained and forwarded,
 //   then the loop ends (a grandchild keeping the pipes open does not keep it alive);
-// - SIGINT/SIGTERM/SIGHUP arriving on the SignalPipe are forwarded to the host, and the loop
-//   goes on until the host ended; SIGCHLD just wakes the loop;
+// - SIGINT/SIGTERM/SIGHUP arriving on the SignalPipe are forwarded to the host's process
+//   group, and the loop goes on until the host ended, escalating like a client EOF
+//   (stop_ladder.hpp); SIGCHLD just wakes the loop;
+// - the session ends only once the host's process group is empty: a child the host left
+//   running gets SIGTERM, then SIGKILL after the close timeout;
 // - a client that went away (EPIPE on stdout) does not stop the recording: the host's frames
 //   are still read and recorded, no longer forwarded.
 #pragma once
 
 #include "msptk/process/host_process.hpp"
 #include "msptk/process/signals.hpp"
+#include "msptk/process/stop_ladder.hpp"
 #include "msptk/recorder/tee.hpp"
 
 #include <cstdint>
@@ -50,11 +55,15 @@ struct SessionEnd {
   std::uint64_t stderr_bytes = 0;
   bool client_gone = false;       // writing to the client failed (EPIPE): later bytes dropped
   bool host_stdin_broken = false; // the host closed its stdin while the client was still writing
+  bool host_did_not_exit = false; // msptk had to send SIGTERM/SIGKILL to end the host
+  bool group_outlived_host = false;  // processes of the host's group were left when it exited
+  std::vector<int> stop_signals;  // the signals msptk sent on its own (StopLadder), in order
 };
 
 // Runs the session to its end. `signals` may be null (no signal handling). Fails only when
 // poll(2) itself fails.
 Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const Wiring& wiring,
-                                   process::SignalPipe* signals);
+                                   process::SignalPipe* signals,
+                                   int close_timeout_ms = process::kDefaultCloseTimeoutMs);
 
 }  // namespace msptk::recorder

@@ -49,6 +49,7 @@ struct RecordOptions {
   std::vector<std::string> normalize;
   std::string fingerprint;  // --fingerprint; empty when not given
   bool force = false;
+  int close_timeout_ms = 5000;  // --close-timeout-ms: how long the host may take to exit once asked to
   std::vector<std::string> host_argv;  // HOST ARGS..., placeholders not yet expanded
   process::EnvironmentPlan environment;  // --hermetic, --env... (process/host_environment.hpp)
   std::vector<std::string> redact;       // --redact PATH (redactor.hpp)

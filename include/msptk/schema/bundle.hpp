@@ -80,8 +80,9 @@ class Bundle {
   bool knows(Table table, std::string_view method) const;
   // The method names of a table, sorted.
   std::vector<std::string> methods(Table table) const;
-  // The JSON pointer of a method's `params` or `result` schema, when the bundle gives one.
-  std::optional<std::string> schema_pointer(Table table, std::string_view method, std::string_view part) const;
+  // The JSON pointer of a method's `params` or `result` schema, or nullptr when the bundle
+  // gives none (valid as long as the bundle).
+  const std::string* schema_pointer(Table table, std::string_view method, std::string_view part) const;
   // True when the bundle has a schema at `pointer` (e.g. "#/$defs/ErrorObject").
   bool has(std::string_view pointer) const;
 

@@ -45,6 +45,8 @@ class TranscriptReader {
   const LineFacts& facts() const { return facts_; }
   const std::string& file() const { return source_.file(); }
   std::size_t line() const { return line_no_; }
+  // The line most recently returned, as it is in the file (without LF); valid until next().
+  std::string_view line_text() const { return text_; }
   // Byte offset in the file of the line most recently returned, and its size without LF.
   std::uint64_t offset() const { return offset_; }
   std::size_t size() const { return size_; }
@@ -59,6 +61,7 @@ class TranscriptReader {
   std::size_t line_no_ = 0;
   std::uint64_t offset_ = 0;
   std::size_t size_ = 0;
+  std::string_view text_;
   LineFacts facts_;
   bool done_ = false;
 };
