@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <new>
 #include <ostream>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,10 @@ int report_error(Streams io, const Error& error) {
 }
 
 int run(int argc, const char* const* argv, Streams io) {
+  if (argc >= 1 && std::filesystem::path(argv[0]).filename() == "muse-conformance")
+    return run_conformance(argc, argv, io, "muse-conformance");
+  if (argc >= 2 && std::string_view(argv[1]) == "conformance")
+    return run_conformance(argc - 1, argv + 1, io, "msptk conformance");
   CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
   app.name("msptk");
   app.set_version_flag("--version", "msptk 0.1.0");
@@ -39,6 +44,13 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_wire_log);
   add(&setup_coverage);
   add(&setup_review);
+  add(&setup_staleness);
+  add(&setup_repin);
+  add(&setup_regen);
+  // Listed for --help and the verb list; run_conformance takes it over before parsing.
+  app.add_subcommand("conformance", "Run as muse-conformance (validate, staleness, repin, replay, regen, serve-fixture "
+                                    "over a schema/msp corpus): msptk conformance VERB --help")
+      ->allow_extras();
 
   try {
     app.parse(argc, argv);
@@ -51,6 +63,7 @@ int run(int argc, const char* const* argv, Streams io) {
       // No verb, or a first word that is not one: say so rather than "a subcommand is required".
       std::string known;
       for (auto& [sub, runner] : verbs) known += (known.empty() ? "" : ", ") + sub->get_name();
+      known += ", conformance";
       if (argc == 1) {
         io.err << "msptk: error: a verb is required (" << known << ")\n";
       } else if (argv[1][0] == '-') {

@@ -1,7 +1,8 @@
 // `msptk serve-fixture --transcript DIR`: the canned host (seed 003). stdout carries wire frames
 // only; stderr gets exactly one JSON line at the end (docs/serve-fixture.md). Usage errors and a
 // scenario that cannot be played are reported as `msptk: error: ...` (exit 2 / 3) before any frame.
-// `--exit-code N --stderr-lines K` plays a host that fails at once, for clients' spawn-failure paths.
+// The run ends once the transcript is played (--until-eof: at the client's EOF). `--exit-code N
+// --stderr-lines M` plays a host that dies at once, for clients' process-death paths.
 #include "masking.hpp"
 #include "verbs.hpp"
 
@@ -26,22 +27,33 @@ struct ServeFixtureCli {
   std::string transcript;
   MaskOptions mask;
   bool accept_redacted = false;
+  bool until_eof = false;
+  bool verbatim = false;
   std::optional<int> exit_code;
-  std::size_t stderr_lines = 0;
+  std::optional<std::size_t> stderr_lines;
 };
 
-int run_failing_host(const ServeFixtureCli& cli, Streams io) {
-  for (std::size_t i = 1; i <= cli.stderr_lines; ++i)
-    io.err << fmt::format("msptk serve-fixture: simulated host failure, diagnostic line {} of {} (exit code {})\n", i,
-                          cli.stderr_lines, *cli.exit_code);
+// M short opaque lines (64 bytes up to line 999; SDKs keep a host's last 100 lines / 8 KiB),
+// each ending in `diagnostic line K`; nothing on stdout.
+int run_dying_host(const ServeFixtureCli& cli, Streams io) {
+  for (std::size_t k = 1; k <= *cli.stderr_lines; ++k)
+    io.err << "msptk serve-fixture: simulated host failure, diagnostic line " << k << "\n";
   io.err.flush();
   return *cli.exit_code;
 }
 
 int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
-  if (cli.exit_code) return run_failing_host(cli, io);
+  if (cli.exit_code.has_value() != cli.stderr_lines.has_value())
+    return report_error(io, Error::usage("serve-fixture: --exit-code N and --stderr-lines M go together (a host that "
+                                         "writes M diagnostic lines and exits with N)"));
+  if (cli.exit_code) {
+    if (!cli.transcript.empty())
+      return report_error(io, Error::usage("serve-fixture: --exit-code/--stderr-lines play a host that dies at once and "
+                                           "cannot be combined with --transcript"));
+    return run_dying_host(cli, io);
+  }
   if (cli.transcript.empty())
-    return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N)"));
+    return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N --stderr-lines M)"));
   Registry registry = Registry::builtin();
   if (!cli.mask.registry.empty()) {
     if (auto extended = registry.extend_from_file(cli.mask.registry); !extended)
@@ -58,7 +70,10 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   auto signals = process::SignalPipe::create({SIGTERM, SIGINT, SIGHUP});
   playback::FdSource from_client(STDIN_FILENO, signals ? signals->fd() : -1);
   playback::FdSink to_client(STDOUT_FILENO);
-  playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client);
+  playback::ServeOptions options;
+  options.until_eof = cli.until_eof;
+  options.verbatim = cli.verbatim;
+  playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client, options);
   if (signals && report.failure) {
     for (int signo : signals->take())
       report.failure->errors.push_back(fmt::format("received {}", process::signal_name(signo)));
@@ -78,27 +93,34 @@ Runner setup_serve_fixture(CLI::App& app) {
       "Each client frame on stdin is matched against the next recorded client line (structurally; the client's own\n"
       "ids, commandIds and clientInfo are unified, the manifest's normalize list applies); on a match the recorded\n"
       "server lines up to the next client line are written to stdout byte for byte, a response carrying the id the\n"
-      "client used. The first frame that does not match stops the run unanswered. stdout carries wire frames only;\n"
-      "stderr gets one JSON line at the end: {\"serveFixtureComplete\":{...}} or {\"serveFixtureFailure\":{...}}\n"
-      "(docs/serve-fixture.md). The run is complete when the transcript is played and the client closes stdin.\n\n"
+      "client used (--verbatim: as recorded). The first frame that does not match stops the run unanswered.\n"
+      "stdout carries wire frames only; stderr gets one JSON line at the end: {\"kind\":\"serveFixtureComplete\",...}\n"
+      "or {\"kind\":\"serveFixtureFailure\",...} (docs/serve-fixture.md). The run is complete as soon as every\n"
+      "recorded line is played: the fixture exits without waiting for stdin to close (--until-eof: it waits, and a\n"
+      "frame after the end is a frameDivergence).\n\n"
       "Exit status: 0 complete, 1 failure (frameDivergence, malformedClientFrame, clientEof), 2 usage error,\n"
-      "3 unreadable or invalid scenario. With --exit-code N: N.");
-  auto* transcript = sub->add_option("--transcript", cli->transcript,
-                                     "The scenario folder to play (or a transcript.ndjson / *-legs.ndjson inside one)")
-                         ->type_name("DIR");
+      "3 unreadable or invalid scenario. With --exit-code N --stderr-lines M: N.");
+  sub->add_option("--transcript", cli->transcript,
+                  "The scenario folder to play (or a transcript.ndjson / *-legs.ndjson inside one)")
+      ->type_name("DIR");
   add_mask_options(*sub, cli->mask);
   sub->add_flag("--accept-redacted", cli->accept_redacted,
                 "Let a client's real value match a recorded \"<redacted:N>\" placeholder (record --redact); the "
                 "same N must always get the same value");
-  auto* exit_code = sub->add_option("--exit-code", cli->exit_code,
-                                    "Do not play anything: write --stderr-lines diagnostic lines to stderr, nothing to "
-                                    "stdout, and exit with N (tests a client's spawn-failure path)")
-                        ->check(CLI::Range(0, 255))
-                        ->type_name("N");
-  sub->add_option("--stderr-lines", cli->stderr_lines, "With --exit-code: how many diagnostic lines to write (default 0)")
-      ->needs(exit_code)
-      ->type_name("K");
-  exit_code->excludes(transcript);
+  sub->add_flag("--until-eof", cli->until_eof,
+                "After the last recorded line keep reading until the client closes stdin; a frame then is a "
+                "frameDivergence (the older behaviour)");
+  sub->add_flag("--verbatim", cli->verbatim,
+                "Write every server byte as recorded: responses keep the recorded ids instead of the client's (the "
+                "older upstream rule)");
+  sub->add_option("--exit-code", cli->exit_code,
+                  "With --stderr-lines M: play a host that dies at once: M diagnostic lines on stderr, nothing on "
+                  "stdout, exit N (tests a client's process-death path)")
+      ->check(CLI::Range(0, 255))
+      ->type_name("N");
+  sub->add_option("--stderr-lines", cli->stderr_lines,
+                  "With --exit-code N: how many diagnostic lines to write, each ending in `diagnostic line K`")
+      ->type_name("M");
   return [cli](Streams io) { return run_serve_fixture(*cli, io); };
 }
 

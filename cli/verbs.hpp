@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace msptk::cli {
 
@@ -39,8 +41,28 @@ Runner setup_review(CLI::App& app);
 
 // Runs a verb's runner, mapping anything thrown to "msptk: error: …" on err and exit 3.
 int run_guarded(const Runner& runner, Streams io);
+Runner setup_staleness(CLI::App& app);
+Runner setup_repin(CLI::App& app);
+Runner setup_regen(CLI::App& app);
 
-// Runs the command line; main() only calls this.
+// Options shared by the corpus maintenance verbs (cli/staleness.cpp).
+void add_root_option(CLI::App& sub, std::string& root);
+void add_bundles_option(CLI::App& sub, std::vector<std::string>& bundles);
+
+// Runs the command line; main() only calls this. Invoked as `muse-conformance` (argv[0]'s
+// basename) or as `msptk conformance ...`, it runs run_conformance.
 int run(int argc, const char* const* argv, Streams io);
+
+// The muse-conformance command line (cli/conformance.cpp); `name` is how it was invoked.
+int run_conformance(int argc, const char* const* argv, Streams io, const std::string& name);
+
+// The msptk command line (without argv[0]) a muse-conformance command line maps onto. When
+// `msptk_args` is empty nothing is to run and `exit_code` is final (help printed: 0; a usage
+// error reported on io.err: 2).
+struct ConformanceCommand {
+  int exit_code = 0;
+  std::vector<std::string> msptk_args;
+};
+ConformanceCommand translate_conformance(int argc, const char* const* argv, Streams io, const std::string& name);
 
 }  // namespace msptk::cli

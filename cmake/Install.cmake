@@ -29,3 +29,8 @@ foreach(module ${msptk_modules})
 endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/msptk.pc.in ${PROJECT_BINARY_DIR}/msptk.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/msptk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# muse-conformance: the same binary under the upstream harness's name (chosen by argv[0]).
+install(CODE "execute_process(COMMAND \"${CMAKE_COMMAND}\" -E create_symlink msptk
+                \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/muse-conformance\")
+              message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/muse-conformance -> msptk\")")

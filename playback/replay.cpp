@@ -152,7 +152,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     twin.emplace(std::move(unify));
   }
   playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,
-                                 options.close_timeout_ms};
+                                 options.close_timeout_ms, options.keep_going};
   playback::run_session(*frames, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
   result.host_stderr_tail = link.stderr_tail();
 

@@ -97,7 +97,8 @@ class Session {
 
   void fail(int code, std::string problem) {
     result_.exit_code = code;
-    result_.problem = std::move(problem);
+    // Under keep_going an earlier divergence is the first problem; a later failure still ends the run.
+    if (result_.problem.empty() || code == 3) result_.problem = std::move(problem);
   }
 
   void interrupted() {
@@ -169,8 +170,10 @@ class Session {
     if (divergent) {
       const auto& d = cmp.divergences;
       std::string more = d.size() > 1 ? fmt::format(" (and {} more)", d.size() - 1) : "";
-      fail(1, fmt::format("{}: {} diverges{}{}", expected_at(i), expected_sigs_[i],
-                          d.empty() ? std::string() : " at " + describe(d[0]), more));
+      std::string problem = fmt::format("{}: {} diverges{}{}", expected_at(i), expected_sigs_[i],
+                                        d.empty() ? std::string() : " at " + describe(d[0]), more);
+      if (!config_.keep_going) fail(1, std::move(problem));
+      else if (result_.problem.empty()) result_.problem = std::move(problem);  // the first one; run_session sets exit 1
     }
     result_.report.entries.push_back(DiffEntry{divergent ? EntryKind::divergent : EntryKind::equivalent, expected.line,
                                                live.line, expected_sigs_[i],

@@ -82,6 +82,7 @@ struct SessionConfig {
   std::string expected_file;  // the scenario's transcript
   std::string actual_file;    // OUT/transcript.ndjson, or "live session"
   int close_timeout_ms = 5000;  // --close-timeout-ms (stop_ladder.hpp)
+  bool keep_going = false;    // a divergent frame does not stop the run (ReplayOptions::keep_going)
 };
 
 // Walks `frames` against the host, filling result (report entries and counts, problem,

@@ -88,11 +88,14 @@ struct Match {
 
 class Player {
  public:
-  Player(const FixtureScript& script, const MaskSpec& mask, ByteSink& sink, ServeFixtureReport& report)
+  Player(const FixtureScript& script, const MaskSpec& mask, ByteSink& sink, ServeFixtureReport& report, bool verbatim)
       : script_(script), frames_(script.frames), facts_(study(script.frames)), comparer_(mask), sink_(sink),
-        report_(report) {
+        report_(report), verbatim_(verbatim) {
     redacted_.accept = mask.accept_redacted;
   }
+
+  // Every recorded line has been played.
+  bool played() const { return next_ >= frames_.size(); }
 
   // Writes the server lines before the first client line. False when the run failed.
   bool open() { return answer(); }
@@ -224,7 +227,7 @@ class Player {
   // A recorded server frame; a response to a client request carries the client's id.
   std::string spliced(std::size_t index) const {
     const std::string& bytes = frames_[index].wire_bytes();
-    if (!facts_[index].answers) return bytes;
+    if (verbatim_ || !facts_[index].answers) return bytes;
     auto token = id_tokens_.find(*facts_[index].answers);
     if (token == id_tokens_.end()) return bytes;
     const MemberScan scan = scan_members(bytes);
@@ -394,17 +397,20 @@ class Player {
   std::size_t next_ = 0;        // the next recorded line to play
   std::size_t input_line_ = 0;  // LF-terminated input lines read
   std::map<std::size_t, std::string> id_tokens_;  // recorded request index -> the client's id token
+  bool verbatim_ = false;                         // --verbatim: no id splice
 };
 
 }  // namespace
 
 ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
-                                 ByteSink& to_client) {
+                                 ByteSink& to_client, const ServeOptions& options) {
   ServeFixtureReport report;
   report.scenario = script.id();
   report.transcript = script.transcript;
-  Player player(script, mask, to_client, report);
+  Player player(script, mask, to_client, report, options.verbatim);
   if (!player.open()) return report;
+  // Played through: complete, whatever the client still sends (it is not read).
+  if (!options.until_eof && player.played()) return report;
   LineFramer framer(script.frame_limit);
   std::vector<char> buffer(65536);
   bool running = true;
@@ -415,7 +421,7 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
       break;
     }
     framer.feed(std::string_view(buffer.data(), r.bytes), [&](const FramedLine& line) {
-      if (running) running = player.take(line);
+      if (running) running = player.take(line) && (options.until_eof || !player.played());
     });
   }
   return report;

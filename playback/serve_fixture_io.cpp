@@ -85,51 +85,85 @@ json::string text_of(std::string_view bytes) {
   return json::string(out);
 }
 
-json::value value_of(const std::string& compact) {
+// The first `limit` bytes of `bytes`, cut before a UTF-8 sequence rather than inside one.
+std::string_view quoted_prefix(std::string_view bytes, std::size_t limit) {
+  if (bytes.size() <= limit) return bytes;
+  std::size_t cut = limit;
+  for (int back = 0; back < 3 && cut > 0 && (static_cast<unsigned char>(bytes[cut]) & 0xC0) == 0x80; ++back) --cut;
+  return bytes.substr(0, cut);
+}
+
+// A frame quoted in the report: at most kReportQuoteBytes bytes; `omitted` names the member
+// that counts the bytes left out (only written when some were).
+void put_frame(json::object& o, std::string_view member, const std::optional<std::string>& frame,
+               std::string_view omitted) {
+  if (!frame) {
+    o[member] = nullptr;
+    return;
+  }
+  const std::string_view quoted = quoted_prefix(*frame, kReportQuoteBytes);
+  o[member] = text_of(quoted);
+  if (quoted.size() < frame->size()) o[omitted] = frame->size() - quoted.size();
+}
+
+// A divergence value (canonical JSON text): the JSON value itself, or, when its text is over
+// kReportQuoteBytes, a string of the first bytes of that text and the count left out.
+void put_value(json::object& o, std::string_view member, const std::string& compact, std::string_view omitted) {
+  if (compact.size() > kReportQuoteBytes) {
+    const std::string_view quoted = quoted_prefix(compact, kReportQuoteBytes);
+    o[member] = text_of(quoted);
+    o[omitted] = compact.size() - quoted.size();
+    return;
+  }
   auto v = parse_json(compact);
-  if (!v) return text_of(compact);
-  return std::move(*v);
+  o[member] = v ? std::move(*v) : json::value(text_of(compact));
 }
 
 template <class T>
 json::value or_null(const std::optional<T>& value) {
   if (!value) return nullptr;
-  if constexpr (std::is_same_v<T, std::string>) return text_of(*value);
-  else return *value;
+  return *value;
 }
 
 }  // namespace
 
 void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
-  json::object body{{"scenario", report.scenario}, {"transcript", text_of(report.transcript)}};
+  json::object o;
   if (!report.failure) {
-    body["clientFrames"] = report.client_frames;
-    body["serverFrames"] = report.server_frames;
-    out << json::serialize(json::object{{"serveFixtureComplete", std::move(body)}}) << "\n";
+    o["kind"] = "serveFixtureComplete";
+    o["scenario"] = text_of(report.scenario);
+    o["transcript"] = text_of(report.transcript);
+    o["clientFrames"] = report.client_frames;
+    o["serverFrames"] = report.server_frames;
+    out << serialize_json(o) << "\n";
     return;
   }
   const ServeFailure& f = *report.failure;
-  json::object failure{{"problem", to_string(f.problem)}};
-  for (auto& m : body) failure[m.key()] = m.value();
-  failure["transcriptLine"] = or_null(f.transcript_line);
-  failure["expectedFrame"] = or_null(f.expected_frame);
-  failure["receivedFrame"] = or_null(f.received_frame);
-  failure["receivedBytes"] = or_null(f.received_bytes);
-  failure["clientFrames"] = report.client_frames;
-  failure["serverFrames"] = report.server_frames;
+  o["kind"] = "serveFixtureFailure";
+  o["problem"] = to_string(f.problem);
+  o["scenario"] = text_of(report.scenario);
+  o["transcript"] = text_of(report.transcript);
+  o["transcriptLine"] = or_null(f.transcript_line);
+  put_frame(o, "expectedFrame", f.expected_frame, "expectedFrameOmittedBytes");
+  put_frame(o, "receivedFrame", f.received_frame, "receivedFrameOmittedBytes");
+  o["receivedBytes"] = or_null(f.received_bytes);
+  o["clientFrames"] = report.client_frames;
+  o["serverFrames"] = report.server_frames;
   json::array divergences;
-  for (const PathDivergence& d : f.divergences) {
-    json::object o{{"path", d.path}};
-    if (d.expected) o["expected"] = value_of(*d.expected);
-    if (d.actual) o["received"] = value_of(*d.actual);
-    o["note"] = d.note;
-    divergences.push_back(std::move(o));
+  for (std::size_t i = 0; i < f.divergences.size() && i < kReportDivergences; ++i) {
+    const PathDivergence& d = f.divergences[i];
+    json::object one{{"path", text_of(quoted_prefix(d.path, kReportQuoteBytes))}};
+    if (d.expected) put_value(one, "expected", *d.expected, "expectedOmittedBytes");
+    if (d.actual) put_value(one, "received", *d.actual, "receivedOmittedBytes");
+    one["note"] = text_of(quoted_prefix(d.note, kReportQuoteBytes));
+    divergences.push_back(std::move(one));
   }
-  failure["divergences"] = std::move(divergences);
+  o["divergences"] = std::move(divergences);
+  if (f.divergences.size() > kReportDivergences) o["divergencesOmitted"] = f.divergences.size() - kReportDivergences;
   json::array errors;
-  for (const std::string& e : f.errors) errors.push_back(text_of(e));
-  failure["errors"] = std::move(errors);
-  out << json::serialize(json::object{{"serveFixtureFailure", std::move(failure)}}) << "\n";
+  for (const std::string& e : f.errors) errors.push_back(text_of(quoted_prefix(e, kReportQuoteBytes)));
+  o["errors"] = std::move(errors);
+  out << serialize_json(o) << "\n";
 }
 
 }  // namespace msptk::playback

@@ -108,7 +108,7 @@ TEST(ReplayE2E, ReplayAgainstServeFixturePassesAndRecordsIdentically) {
     CommandRun run = run_command(replay_argv(s, {"--record", r.string()}, fixture));
     EXPECT_EQ(run.exit.code, 0) << run.out << run.err;
     expect_recording_identical(s, r);
-    EXPECT_NE(test::read_text(r / "host-stderr.log").find("\"serveFixtureComplete\""), std::string::npos);
+    EXPECT_NE(test::read_text(r / "host-stderr.log").find("\"kind\":\"serveFixtureComplete\""), std::string::npos);
 
     const fs::path r2 = tmp / ("r2-" + s.filename().string());
     std::vector<std::string> recorded_fixture = {msptk_bin(), "record", "--out", r2.string(), "--"};

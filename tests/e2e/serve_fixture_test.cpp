@@ -77,8 +77,8 @@ std::size_t count(const std::vector<WireFrame>& frames, Direction dir) { return 
 void expect_complete(const CommandRun& run, const Playable& p) {
   EXPECT_EQ(run.exit.code, 0) << run.err;
   json::object report = stderr_report(run.err);
-  ASSERT_TRUE(report.contains("serveFixtureComplete")) << run.err;
-  const json::object& c = report.at("serveFixtureComplete").as_object();
+  ASSERT_EQ(report.if_contains("kind") ? *report.if_contains("kind") : json::value(), "serveFixtureComplete") << run.err;
+  const json::object& c = report;
   const auto frames = read_wire_frames(p.transcript);
   EXPECT_EQ(c.at("scenario").as_string(), p.scenario.filename().string());
   EXPECT_EQ(c.at("transcript").as_string(), (p.legs ? p.transcript : p.scenario / "transcript.ndjson").string());
@@ -88,11 +88,12 @@ void expect_complete(const CommandRun& run, const Playable& p) {
 
 const json::object& failure_of(const json::object& report) {
   static const json::object empty;
-  if (!report.contains("serveFixtureFailure")) {
+  const json::value* kind = report.if_contains("kind");
+  if (!kind || *kind != "serveFixtureFailure") {
     ADD_FAILURE() << "not a failure: " << json::serialize(report);
     return empty;
   }
-  return report.at("serveFixtureFailure").as_object();
+  return report;
 }
 
 TEST(ServeFixtureE2E, EveryPlayableScenarioPassesTheRecordingsOwnBytes) {
@@ -152,11 +153,14 @@ TEST(ServeFixtureE2E, EmptyLinesAreIgnored) {
 }
 
 // A client whose script is a variant of the scenario's: the fixture plays the scenario.
-CommandRun play_variant(const TempDir& tmp, const fs::path& scenario, std::vector<WireFrame> script) {
+CommandRun play_variant(const TempDir& tmp, const fs::path& scenario, std::vector<WireFrame> script,
+                        std::vector<std::string> options = {}) {
   const fs::path variant = tmp / "variant.ndjson";
   write_transcript(variant, script);
-  return run_command({fake_client_bin(), "--transcript", variant.string(), "--", msptk_bin(), "serve-fixture",
-                      "--transcript", scenario.string()});
+  std::vector<std::string> argv = {fake_client_bin(), "--transcript", variant.string(), "--", msptk_bin(),
+                                   "serve-fixture", "--transcript", scenario.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  return run_command(argv);
 }
 
 const fs::path kMalformed = test::source_dir() / "corpus" / "framing-malformed-json";
@@ -219,11 +223,11 @@ TEST(ServeFixtureE2E, HangingUpEarlyIsClientEof) {
   EXPECT_TRUE(f.at("receivedFrame").is_null());
 }
 
-TEST(ServeFixtureE2E, AnExtraFrameAfterTheEndIsNotAnswered) {
+TEST(ServeFixtureE2E, UntilEofAnExtraFrameAfterTheEndIsADivergenceNotAnswered) {
   TempDir tmp;
   auto script = read_wire_frames(kMalformed / "transcript.ndjson");
   script.push_back({Direction::client, R"({"jsonrpc":"2.0","method":"initialized"})"});
-  CommandRun run = play_variant(tmp, kMalformed, script);
+  CommandRun run = play_variant(tmp, kMalformed, script, {"--until-eof"});
   EXPECT_EQ(run.exit.code, 1);
   const json::object report = stderr_report(run.err);
   const json::object& f = failure_of(report);
@@ -231,24 +235,55 @@ TEST(ServeFixtureE2E, AnExtraFrameAfterTheEndIsNotAnswered) {
   EXPECT_TRUE(f.at("transcriptLine").is_null());
 }
 
-TEST(ServeFixtureE2E, ExitCodeModeWritesDiagnosticsOnly) {
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(ServeFixtureE2E, ProcessDeathModeWritesDiagnosticsOnly) {
   CommandRun run = run_command({msptk_bin(), "serve-fixture", "--exit-code", "7", "--stderr-lines", "3"});
   EXPECT_EQ(run.exit.code, 7);
   EXPECT_EQ(run.out, "");
-  std::istringstream lines(run.err);
-  std::string line;
-  int n = 0;
-  while (std::getline(lines, line)) {
-    EXPECT_FALSE(line.empty());
-    ++n;
-  }
-  EXPECT_EQ(n, 3);
+  const auto lines = split_lines(run.err);
+  ASSERT_EQ(lines.size(), 3u);
+  for (std::size_t k = 1; k <= lines.size(); ++k) EXPECT_TRUE(lines[k - 1].ends_with(fmt::format("diagnostic line {}", k)));
   EXPECT_EQ(run.err.back(), '\n');
-  CommandRun zero = run_command({msptk_bin(), "serve-fixture", "--exit-code", "0"});
+  CommandRun zero = run_command({msptk_bin(), "serve-fixture", "--exit-code", "0", "--stderr-lines", "0"});
   EXPECT_EQ(zero.exit.code, 0);
   EXPECT_EQ(zero.out + zero.err, "");
-  CommandRun bad = run_command({msptk_bin(), "serve-fixture", "--exit-code", "256"});
+  CommandRun bad = run_command({msptk_bin(), "serve-fixture", "--exit-code", "256", "--stderr-lines", "1"});
   EXPECT_EQ(bad.exit.code, 2);
+  for (auto alone : {std::vector<std::string>{"--exit-code", "3"}, std::vector<std::string>{"--stderr-lines", "3"}}) {
+    std::vector<std::string> argv = {msptk_bin(), "serve-fixture"};
+    argv.insert(argv.end(), alone.begin(), alone.end());
+    CommandRun half = run_command(argv);
+    EXPECT_EQ(half.exit.code, 2);
+    EXPECT_NE(half.err.find("go together"), std::string::npos) << half.err;
+  }
+  CommandRun both = run_command({msptk_bin(), "serve-fixture", "--exit-code", "3", "--stderr-lines", "3", "--transcript",
+                                 kMalformed.string()});
+  EXPECT_EQ(both.exit.code, 2);
+  EXPECT_NE(both.err.find("--transcript"), std::string::npos) << both.err;
+}
+
+// What an SDK asserts about a dead host's stderr: it keeps the last 100 lines / 8 KiB, and
+// all 100 must fit, the last one ending in `diagnostic line 400`.
+TEST(ServeFixtureE2E, AHundredDiagnosticLinesFitInEightKibibytes) {
+  CommandRun run = run_command({msptk_bin(), "serve-fixture", "--exit-code", "1", "--stderr-lines", "400"});
+  EXPECT_EQ(run.exit.code, 1);
+  EXPECT_EQ(run.out, "");
+  const auto lines = split_lines(run.err);
+  ASSERT_EQ(lines.size(), 400u);
+  std::size_t tail_bytes = 0;
+  for (std::size_t i = lines.size() - 100; i < lines.size(); ++i) tail_bytes += lines[i].size() + 1;
+  EXPECT_LE(tail_bytes, 8192u);
+  for (const auto& line : lines) {
+    EXPECT_FALSE(line.empty());
+    EXPECT_LT(line.size(), 80u) << line;
+  }
+  EXPECT_TRUE(lines.back().ends_with("diagnostic line 400")) << lines.back();
 }
 
 // serve-fixture with stdin from a file and stdout a pipe nobody reads any more (closed before
@@ -326,7 +361,7 @@ Terminated terminate_after(std::size_t client_lines) {
 TEST(ServeFixtureE2E, SigtermAfterTheLastExchangeIsCompletion) {
   Terminated t = terminate_after(5);
   EXPECT_EQ(t.exit, (process::ExitStatus{0, 0}));
-  EXPECT_TRUE(t.report.contains("serveFixtureComplete")) << json::serialize(t.report);
+  EXPECT_EQ(t.report.at("kind"), "serveFixtureComplete") << json::serialize(t.report);
 }
 
 TEST(ServeFixtureE2E, SigtermBeforeTheEndIsClientEof) {

@@ -5,6 +5,10 @@
 
 #include <boost/json/parse.hpp>
 
+#include <fmt/format.h>
+
+#include <cstring>
+
 #include <sstream>
 
 namespace msptk::playback {
@@ -40,11 +44,11 @@ struct Played {
 };
 
 Played play(const FixtureScript& script, std::vector<std::string> chunks, const MaskSpec& spec = spec_of(),
-         std::size_t sink_capacity = std::numeric_limits<std::size_t>::max()) {
+         std::size_t sink_capacity = std::numeric_limits<std::size_t>::max(), const ServeOptions& options = {}) {
   MemorySource source(std::move(chunks));
   MemorySink sink(sink_capacity);
   Played run;
-  run.report = serve_fixture(script, spec, source, sink);
+  run.report = serve_fixture(script, spec, source, sink, options);
   run.out = sink.bytes();
   return run;
 }
@@ -84,7 +88,7 @@ TEST(ServeFixture, PlaysTheRecordedServerLinesByteForByte) {
   EXPECT_EQ(run.report.client_frames, 3u);
   EXPECT_EQ(run.report.server_frames, 3u);
   EXPECT_EQ(json_line(run.report),
-            R"({"serveFixtureComplete":{"scenario":"unit","transcript":"unit/transcript.ndjson","clientFrames":3,"serverFrames":3}})"
+            R"({"kind":"serveFixtureComplete","scenario":"unit","transcript":"unit/transcript.ndjson","clientFrames":3,"serverFrames":3})"
             "\n");
 }
 
@@ -165,12 +169,12 @@ TEST(ServeFixture, AChangedValueIsAFrameDivergenceNamingThePath) {
   EXPECT_EQ(run.report.client_frames, 2u);
   EXPECT_EQ(
       json_line(run.report),
-      R"({"serveFixtureFailure":{"problem":"frameDivergence","scenario":"unit","transcript":"unit/transcript.ndjson","transcriptLine":4,)"
+      R"({"kind":"serveFixtureFailure","problem":"frameDivergence","scenario":"unit","transcript":"unit/transcript.ndjson","transcriptLine":4,)"
       R"("expectedFrame":"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/start\",\"params\":{\"commandId\":\"c-aaa\",\"workspaceRoot\":\"/w\"}}",)"
       R"("receivedFrame":"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/start\",\"params\":{\"commandId\":\"c-aaa\",\"workspaceRoot\":\"/other\"}}",)"
       R"("receivedBytes":105,"clientFrames":2,"serverFrames":1,)"
       R"("divergences":[{"path":"params.workspaceRoot","expected":"/w","received":"/other","note":""}],)"
-      R"x("errors":["client frame 3 (input line 3) does not match unit/transcript.ndjson:4 (client request session/start)"]}})x"
+      R"x("errors":["client frame 3 (input line 3) does not match unit/transcript.ndjson:4 (client request session/start)"]})x"
       "\n");
 }
 
@@ -239,13 +243,45 @@ TEST(ServeFixture, AnUnterminatedLastFrameIsNotAFrame) {
 TEST(ServeFixture, IgnoresEmptyLinesAndAcceptsCarriageReturns) {
   Played run = play(handshake(), {"\n\r\n" + kInit + "\r\n\n" + kInitialized + "\r\n" + kStart + "\r\n\n"});
   ASSERT_TRUE(run.report.complete()) << json_line(run.report);
-  EXPECT_EQ(run.report.empty_lines, 4u);
+  EXPECT_EQ(run.report.empty_lines, 3u);  // the one after the last exchange is not read
   EXPECT_EQ(run.report.client_frames, 3u);
   EXPECT_EQ(run.out, lines({kInitResult, kStarted, kStartResult}));
 }
 
-TEST(ServeFixture, AFrameAfterTheEndIsNeverAnswered) {
-  Played run = play(handshake(), {lines({kInit, kInitialized, kStart, kInitialized})});
+TEST(ServeFixture, CompletesOnceEveryLineIsPlayedWithoutReadingFurther) {
+  // The source would block forever after these chunks (no EOF): the run must not read again.
+  class NoEof final : public ByteSource {
+   public:
+    explicit NoEof(std::string bytes) : bytes_(std::move(bytes)) {}
+    process::IoResult read(char* buffer, std::size_t capacity) override {
+      if (given_) {
+        ADD_FAILURE() << "read again after the transcript was played";
+        return process::IoResult{0, true, 0};
+      }
+      given_ = true;
+      const std::size_t n = std::min(capacity, bytes_.size());
+      std::memcpy(buffer, bytes_.data(), n);
+      return process::IoResult{n, false, 0};
+    }
+
+   private:
+    std::string bytes_;
+    bool given_ = false;
+  };
+  // The frame after the last exchange is in the same read: not judged, not answered.
+  NoEof source(lines({kInit, kInitialized, kStart, R"({"jsonrpc":"2.0","method":"anything"})"}));
+  MemorySink sink;
+  ServeFixtureReport report = serve_fixture(handshake(), spec_of(), source, sink);
+  ASSERT_TRUE(report.complete()) << json_line(report);
+  EXPECT_EQ(report.client_frames, 3u);
+  EXPECT_EQ(sink.bytes(), lines({kInitResult, kStarted, kStartResult}));
+}
+
+TEST(ServeFixture, UntilEofAFrameAfterTheEndIsADivergenceNeverAnswered) {
+  ServeOptions until_eof;
+  until_eof.until_eof = true;
+  Played run = play(handshake(), {lines({kInit, kInitialized, kStart, kInitialized})}, spec_of(),
+                    std::numeric_limits<std::size_t>::max(), until_eof);
   ASSERT_FALSE(run.report.complete());
   const ServeFailure& f = *run.report.failure;
   EXPECT_EQ(f.problem, ServeProblem::frame_divergence);
@@ -273,7 +309,9 @@ class StoppedSource final : public ByteSource {
 TEST(ServeFixture, AStopAfterTheLastExchangeIsCompletionAndBeforeItClientEof) {
   StoppedSource done({lines({kInit, kInitialized, kStart})});
   MemorySink sink;
-  ServeFixtureReport complete = serve_fixture(handshake(), spec_of(), done, sink);
+  ServeOptions until_eof;
+  until_eof.until_eof = true;
+  ServeFixtureReport complete = serve_fixture(handshake(), spec_of(), done, sink, until_eof);
   EXPECT_TRUE(complete.complete()) << json_line(complete);
   StoppedSource early({lines({kInit})});
   ServeFixtureReport failed = serve_fixture(handshake(), spec_of(), early, sink);
@@ -372,7 +410,59 @@ TEST(ServeFixture, ReportsInvalidUtf8AsReplacementCharacters) {
   boost::system::error_code ec;
   json::value parsed = json::parse(line, ec);
   ASSERT_FALSE(ec) << line;
-  EXPECT_EQ(parsed.at("serveFixtureFailure").at("receivedFrame"), "\xEF\xBF\xBD\xEF\xBF\xBD{");
+  EXPECT_EQ(parsed.at("kind"), "serveFixtureFailure");
+  EXPECT_EQ(parsed.at("receivedFrame"), "\xEF\xBF\xBD\xEF\xBF\xBD{");
+}
+
+TEST(ServeFixture, VerbatimKeepsTheRecordedIds) {
+  const std::string init = R"({"jsonrpc":"2.0","id":"c-1","method":"initialize","params":{"clientInfo":{"name":"x","version":"1"}}})";
+  FixtureScript s = script_of({{Direction::client, kInit}, {Direction::server, kInitResult}});
+  ServeOptions verbatim;
+  verbatim.verbatim = true;
+  Played run = play(s, {init + "\n"}, spec_of(), std::numeric_limits<std::size_t>::max(), verbatim);
+  ASSERT_TRUE(run.report.complete()) << json_line(run.report);
+  EXPECT_EQ(run.out, kInitResult + "\n");
+}
+
+TEST(ServeFixture, ReportsQuoteAtMostAFewKilobytesOfEachFrameAndSayHowManyWereLeftOut) {
+  // A 1 MiB text where the recording has "/w": the failure line stays small.
+  const std::string huge(1 << 20, 'x');
+  const std::string start =
+      R"({"jsonrpc":"2.0","id":2,"method":"session/start","params":{"commandId":"c-aaa","workspaceRoot":")" + huge + R"("}})";
+  Played run = play(handshake(), {lines({kInit, kInitialized, start})});
+  ASSERT_FALSE(run.report.complete());
+  const std::string line = json_line(run.report);
+  EXPECT_LT(line.size(), 4 * kReportQuoteBytes);
+  json::object parsed = json::parse(line).as_object();
+  EXPECT_EQ(parsed.at("receivedBytes"), start.size());
+  EXPECT_EQ(parsed.at("receivedFrame").as_string().size(), kReportQuoteBytes);
+  EXPECT_EQ(parsed.at("receivedFrameOmittedBytes"), start.size() - kReportQuoteBytes);
+  EXPECT_FALSE(parsed.contains("expectedFrameOmittedBytes"));
+  const json::object& d = parsed.at("divergences").at(0).as_object();
+  EXPECT_EQ(d.at("path"), "params.workspaceRoot");
+  EXPECT_EQ(d.at("expected"), "/w");
+  EXPECT_EQ(d.at("received").as_string().size(), kReportQuoteBytes);
+  EXPECT_EQ(d.at("receivedOmittedBytes"), huge.size() + 2 - kReportQuoteBytes);  // the value's JSON text, quotes included
+}
+
+TEST(ServeFixture, AQuotedFrameIsCutBetweenUtf8Sequences) {
+  ServeFixtureReport report;
+  report.failure.emplace();
+  report.failure->problem = ServeProblem::malformed_client_frame;
+  report.failure->received_frame = std::string(kReportQuoteBytes - 1, 'a') + "\xC3\xA9" + "tail";  // é across the cut
+  json::object parsed = json::parse(json_line(report)).as_object();
+  EXPECT_EQ(parsed.at("receivedFrame").as_string().size(), kReportQuoteBytes - 1);
+  EXPECT_EQ(parsed.at("receivedFrameOmittedBytes"), 6u);
+}
+
+TEST(ServeFixture, ReportsListAtMostSoManyDivergencesAndCountTheRest) {
+  ServeFixtureReport report;
+  report.failure.emplace();
+  for (std::size_t i = 0; i < kReportDivergences + 10; ++i)
+    report.failure->divergences.push_back(PathDivergence{fmt::format("params.a{}", i), "1", "2", ""});
+  json::object parsed = json::parse(json_line(report)).as_object();
+  EXPECT_EQ(parsed.at("divergences").as_array().size(), kReportDivergences);
+  EXPECT_EQ(parsed.at("divergencesOmitted"), 10u);
 }
 
 TEST(MemberScan, FindsTopLevelValueTokens) {

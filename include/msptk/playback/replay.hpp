@@ -51,6 +51,10 @@ struct ReplayOptions {
   Registry registry = Registry::builtin();
   process::EnvironmentPlan environment;             // --hermetic, --env... (process/host_environment.hpp)
   bool validated = false;                           // the caller validated the scenario already (check); else replay does
+  // A divergent server frame does not stop the run: it is reported and the walk goes on (each
+  // client line still waits for the server frames recorded before it), so the recording holds
+  // the whole session (regen). A missing frame, an extra one or a dead host still stop it.
+  bool keep_going = false;
 };
 
 // One value a client line carried in place of the recorded one (replay_carry.hpp).

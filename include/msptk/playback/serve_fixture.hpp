@@ -18,11 +18,15 @@
 // left out. A recorded client line that is not JSON (a deliberately broken frame) is matched
 // byte for byte (trailing CR aside).
 //
-// The run is complete when every recorded line has been played and the client then closes its
-// end (EOF) or stops the host (the source reports ECANCELED: the CLI's SIGTERM/SIGINT/SIGHUP);
-// a frame after the last recorded line is a divergence. A client EOF, or a client that
-// stops reading (EPIPE on stdout), before the end is `clientEof`. The outcome is data (a
-// ServeFixtureReport) rendered as one JSON line (docs/serve-fixture.md).
+// The run is complete as soon as every recorded line has been played (the upstream harness
+// contract: the fixture exits on its own, without waiting for the client to close stdin, and
+// frames after the last exchange are not judged). With `until_eof` (the older behaviour) it
+// then keeps reading until the client closes its end (EOF) or stops the host (the source
+// reports ECANCELED: the CLI's SIGTERM/SIGINT/SIGHUP), and a frame after the last recorded
+// line is a divergence. A client EOF or stop, or a client that stops reading (EPIPE on
+// stdout), before the end is `clientEof`. The outcome is data (a ServeFixtureReport) rendered
+// as one flat JSON line with a `kind` member (docs/serve-fixture.md), every frame it quotes
+// capped at kReportQuoteBytes with the number of bytes left out.
 #pragma once
 
 #include "msptk/differ/comparer.hpp"
@@ -88,14 +92,33 @@ struct ServeFixtureReport {
   int exit_code() const { return failure ? 1 : 0; }
 };
 
-// Plays `script` to a client: reads its frames from `from_client`, writes server frames to
-// `to_client`, until the client's EOF or the first failure (then it returns at once, without
-// reading further). `mask` is the manifest's normalize list (+ explicit paths) and mode.
-ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
-                                 ByteSink& to_client);
+struct ServeOptions {
+  // false (default): complete once every recorded line is played, without reading further.
+  // true (--until-eof): then read until the client's EOF; a frame after the end diverges.
+  bool until_eof = false;
+  // true (--verbatim): every server byte as recorded, the client's ids not spliced into
+  // responses (the older upstream rule).
+  bool verbatim = false;
+};
 
-// The report as ONE line of JSON (+ LF): {"serveFixtureComplete":{...}} or
-// {"serveFixtureFailure":{...}}, shapes in docs/serve-fixture.md.
+// Plays `script` to a client: reads its frames from `from_client`, writes server frames to
+// `to_client`, until the transcript is played (or, with `until_eof`, the client's EOF) or the
+// first failure (then it returns at once, without reading further). `mask` is the manifest's
+// normalize list (+ explicit paths) and mode.
+ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
+                                 ByteSink& to_client, const ServeOptions& options = {});
+
+// The most bytes of one frame or value a report quotes; the rest is counted, not quoted
+// (`expectedFrameOmittedBytes`, `receivedFrameOmittedBytes`, a divergence's
+// `expectedOmittedBytes`/`receivedOmittedBytes`). At most kReportDivergences divergences are
+// listed (`divergencesOmitted` counts the others), so a failure line stays small whatever the
+// client sent.
+inline constexpr std::size_t kReportQuoteBytes = 4096;
+inline constexpr std::size_t kReportDivergences = 64;
+
+// The report as ONE flat line of JSON (+ LF) with a `kind` member:
+// {"kind":"serveFixtureComplete",...} or {"kind":"serveFixtureFailure",...}, shapes in
+// docs/serve-fixture.md.
 void render_report_json(std::ostream& out, const ServeFixtureReport& report);
 
 }  // namespace msptk::playback

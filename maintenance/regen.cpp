@@ -1,0 +1,241 @@
+// Regen: replay with a recording, then untouched / replaced / refused (regen.hpp).
+#include "msptk/maintenance/regen.hpp"
+
+#include "msptk/differ/render.hpp"
+#include "msptk/playback/member_scan.hpp"
+#include "msptk/playback/replay_render.hpp"
+#include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/scenario.hpp"
+#include "msptk/validator/validator.hpp"
+
+#include <boost/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace msptk::maintenance {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+std::string_view to_string(RegenOutcome outcome) {
+  switch (outcome) {
+    case RegenOutcome::identical: return "identical";
+    case RegenOutcome::equivalent: return "equivalent";
+    case RegenOutcome::divergent: return "divergent";
+  }
+  return "divergent";
+}
+
+namespace {
+
+constexpr const char* kHostGenerated = "host-generated";
+
+// A folder beside `scenario` on the same file system (renames stay atomic), removed unless kept.
+class Staging {
+ public:
+  static Result<Staging> create(const fs::path& scenario) {
+    const fs::path parent = scenario.parent_path().empty() ? fs::path(".") : scenario.parent_path();
+    std::string tmpl = (parent / fmt::format(".{}.regen-XXXXXX", scenario.filename().string())).string();
+    if (!::mkdtemp(tmpl.data()))
+      return Error::unreadable(parent.string(), fmt::format("cannot create a staging folder: {}", std::strerror(errno)));
+    Staging s;
+    s.dir_ = tmpl;
+    return s;
+  }
+  Staging() = default;
+  Staging(Staging&& other) noexcept : dir_(std::move(other.dir_)) { other.dir_.clear(); }
+  Staging& operator=(Staging&&) = delete;
+  ~Staging() {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+Result<void> exchange_folders(const fs::path& staged, const fs::path& scenario) {
+  if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, scenario.c_str(), RENAME_EXCHANGE) != 0)
+    return Error::unreadable(scenario.string(), fmt::format("cannot exchange the regenerated folder {} with it: {}",
+                                                            staged.string(), std::strerror(errno)));
+  return {};
+}
+
+// The manifest's justification problem, if it has one that is partial.
+std::optional<Error> partial_justification(const Scenario& scenario) {
+  for (const ManifestProblem& p : scenario.manifest_problems) {
+    if (!p.member.starts_with("regenerationJustification")) continue;
+    std::size_t line = 1;
+    if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, "regenerationJustification");
+    return Error{ErrorKind::conformance,
+                 fmt::format("{}: a partial regenerationJustification waives nothing, so regen writes nothing (it "
+                             "needs non-empty cite, rationale and trackingIssue)",
+                             p.message),
+                 scenario.files.manifest->string(), line, "regen.justification"};
+  }
+  return std::nullopt;
+}
+
+// The first error `validate` finds, as an exit-3 error.
+std::optional<Error> invalid(const fs::path& dir, const Registry& registry) {
+  ValidateOptions options;
+  options.registry = registry;
+  ScenarioReport report = validate_scenario(dir, options);
+  if (!report.problems.empty()) return report.problems.front();
+  for (const Finding& f : report.findings)
+    if (f.severity == Severity::error)
+      return Error::malformed(f.file, f.line, f.rule, fmt::format("invalid scenario, not regenerated: {}", f.message));
+  return std::nullopt;
+}
+
+// Copies the scenario folder into `staged`, then writes the capture and the new provenance.
+Result<void> stage(const fs::path& scenario, const fs::path& staged, const std::string& captured,
+                   const std::string& manifest_text) {
+  std::error_code ec;
+  fs::copy(scenario, staged, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) return Error::unreadable(staged.string(), fmt::format("cannot stage the scenario: {}", ec.message()));
+  fs::permissions(staged, fs::status(scenario, ec).permissions(), ec);
+  const fs::perms transcript_perms = fs::status(scenario / "transcript.ndjson", ec).permissions();
+  if (auto ok = write_file_atomic(staged / "transcript.ndjson", captured, transcript_perms); !ok) return ok.error();
+  const fs::perms manifest_perms = fs::status(scenario / "manifest.json", ec).permissions();
+  if (auto ok = write_file_atomic(staged / "manifest.json", manifest_text, manifest_perms); !ok) return ok.error();
+  return {};
+}
+
+// The manifest text with `provenance` set to host-generated, every other byte kept.
+Result<std::string> host_generated(const std::string& text, const std::string& file) {
+  const playback::MemberScan scan = playback::scan_members(text);
+  auto token = scan.token(text, "provenance");
+  if (!token) return Error::malformed(file, 1, "manifest.provenance", "no provenance member to set to host-generated");
+  if (*token == "\"host-generated\"") return text;
+  return *playback::splice_member(text, "provenance", "\"host-generated\"");
+}
+
+}  // namespace
+
+Result<RegenResult> regen_scenario(const RegenOptions& options) {
+  ReplayEnv env = ReplayEnv::system();
+  return regen_scenario(options, env);
+}
+
+Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) {
+  if (options.host_argv.empty()) return Error::usage("no HOST given: msptk regen --transcript DIR -- HOST [ARGS...]");
+  auto scenario = load_scenario(options.scenario);
+  if (!scenario) return scenario.error();
+  if (!scenario->files.manifest)
+    return Error::unreadable((scenario->files.dir / "manifest.json").string(),
+                             "missing: regen replays the scenario with its pinned configuration");
+  if (scenario->manifest.is_sdk_tolerance())
+    return Error::usage(fmt::format("{}: scenario \"{}\" is sdk-tolerance: it holds shapes a real host cannot emit by "
+                                    "design, so it is never regenerated from a host",
+                                    scenario->files.dir.string(), scenario->manifest.scenario));
+  if (auto partial = partial_justification(*scenario)) return *partial;
+  if (auto bad = invalid(scenario->files.dir, options.registry)) return *bad;
+  const fs::path dir = scenario->files.dir;
+
+  RegenResult result;
+  result.scenario = scenario->manifest.scenario;
+  result.provenance_before = scenario->manifest.provenance;
+  auto staging = Staging::create(dir);
+  if (!staging) return staging.error();
+  const fs::path capture = staging->dir() / "capture";
+
+  ReplayOptions replay;
+  replay.scenario = dir;
+  replay.host_argv = options.host_argv;
+  replay.record_dir = capture;
+  replay.timeout_ms = options.timeout_ms;
+  replay.registry = options.registry;
+  replay.keep_going = true;
+  auto run = replay_scenario(replay, env);
+  if (!run) return run.error();
+  result.replay = std::move(*run);
+  const ReplayResult& r = result.replay;
+  if (r.exit_code == 3) {
+    return Error{ErrorKind::peer, fmt::format("the host could not be replayed, nothing regenerated: {}", r.problem),
+                 dir.string(), 0, "regen.host"};
+  }
+  if (r.recording_failure) return *r.recording_failure;
+  result.complete_capture = r.report.counts.missing == 0;
+
+  auto golden = read_file(scenario->files.transcript);
+  if (!golden) return golden.error();
+  auto captured = read_file(capture / "transcript.ndjson");
+  if (!captured) return captured.error();
+  if (*golden == *captured) {
+    result.outcome = RegenOutcome::identical;
+    return result;
+  }
+  auto spec = mask_spec_for(*scenario, options.registry, {}, MaskMode::unify);
+  if (!spec) return spec.error();
+  DiffOptions diff_options;
+  diff_options.mask = *spec;
+  auto diff = diff_transcripts(scenario->files.transcript, capture / "transcript.ndjson", diff_options);
+  if (!diff) return diff.error();
+  DiffReport report;
+  report.comparisons.push_back(std::move(*diff));
+  const Verdict verdict = report.verdict();
+  result.diff = std::move(report);
+  result.outcome = verdict == Verdict::divergent || !result.complete_capture ? RegenOutcome::divergent
+                                                                             : RegenOutcome::equivalent;
+  if (result.outcome == RegenOutcome::divergent) {
+    result.justified = scenario->manifest.regeneration_justification.has_value() && result.complete_capture;
+    if (!result.justified) {
+      result.exit_code = 1;
+      return result;
+    }
+  }
+
+  auto manifest_text = read_file(*scenario->files.manifest);
+  if (!manifest_text) return manifest_text.error();
+  auto manifest = host_generated(*manifest_text, scenario->files.manifest->string());
+  if (!manifest) return manifest.error();
+  const fs::path staged = staging->dir() / "scenario";
+  if (auto ok = stage(dir, staged, *captured, *manifest); !ok) return ok.error();
+  // One rename: before it the old folder is whole, after it the new one is.
+  auto exchanged = options.exchange ? options.exchange(staged, dir) : exchange_folders(staged, dir);
+  if (!exchanged) return exchanged.error();
+  result.rewritten = true;
+  return result;
+}
+
+void render_regen_text(const RegenResult& result, std::ostream& out) {
+  const std::string& file = result.replay.report.expected_file;
+  if (result.diff) {
+    render_text(out, *result.diff);
+  }
+  switch (result.outcome) {
+    case RegenOutcome::identical:
+      out << fmt::format("{}: identical: the host's capture has the fixture's bytes; nothing written\n", file);
+      return;
+    case RegenOutcome::equivalent:
+      out << fmt::format("{}: equivalent under the manifest's normalize list: replaced by the host's capture, "
+                         "provenance {} -> host-generated\n",
+                         file, result.provenance_before);
+      return;
+    case RegenOutcome::divergent: break;
+  }
+  if (!result.complete_capture)
+    out << fmt::format("{}: the capture is incomplete ({}): it is never written\n", file, result.replay.problem);
+  else if (!result.replay.problem.empty())
+    out << fmt::format("{}: first divergence: {}\n", file, result.replay.problem);
+  out << "host wrong or fixture wrong?\n";
+  if (result.rewritten)
+    out << fmt::format("{}: divergent, rewritten under the manifest's regenerationJustification (which stays); "
+                       "provenance {} -> host-generated\n",
+                       file, result.provenance_before);
+  else
+    out << fmt::format("{}: divergent: nothing rewritten (a rewrite needs a complete regenerationJustification in "
+                       "the manifest: cite, rationale, trackingIssue)\n",
+                       file);
+}
+
+}  // namespace msptk::maintenance
