@@ -314,7 +314,9 @@ TEST_F(FaultE2E, ReplayHostThatNeverReads) {
 TEST_F(FaultE2E, ReplayHostWriting100MiBWithoutANewline) {
   Measured m = run_measured(replay_argv(tmp / "out", flooding_host(kFlood)), tmp.path());
   EXPECT_FALSE(m.timed_out);
-  EXPECT_EQ(m.exit.code, 3) << m.out << m.err;  // the host ended before its first frame
+  // The host ends before its first frame (3), or, on a loaded machine, the frame's timeout
+  // passes first (1).
+  EXPECT_TRUE(m.exit.code == 3 || m.exit.code == 1) << m.out << m.err;
   expect_rss_bounded(m);
   EXPECT_EQ(fs::file_size(tmp / "out" / "server-unterminated.bin"), kFlood);
   expect_manifest_reads_back(tmp / "out");
