@@ -61,7 +61,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   // Validate first, as serve-fixture does: an empty transcript, a schemaVersion from the
   // future, CRLF lines or a scenario id that is not the folder's name are never played.
   if (!options.validated && scenario->files.manifest) {
-    if (auto valid = playback::require_valid_scenario(scenario->files.dir, options.registry); !valid)
+    if (auto valid = playback::require_valid_scenario(scenario->files.dir, options.registry, true); !valid)
       return valid.error();
   }
   if (!scenario->files.manifest)

@@ -19,14 +19,16 @@ namespace msptk::playback {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-Result<void> require_valid_scenario(const fs::path& dir, const Registry& registry) {
+Result<void> require_valid_scenario(const fs::path& dir, const Registry& registry, bool format_only) {
   ValidateOptions options;
   options.registry = registry;
   ScenarioReport report = validate_scenario(dir, options);
   if (!report.problems.empty()) return report.problems.front();
   std::vector<const Finding*> errors;
   for (const Finding& f : report.findings)
-    if (f.severity == Severity::error) errors.push_back(&f);
+    if (f.severity == Severity::error &&
+        (!format_only || f.rule.starts_with("file.") || f.rule.starts_with("manifest.")))
+      errors.push_back(&f);
   if (!errors.empty()) {
     const Finding& first = *errors.front();
     std::string more = errors.size() > 1 ? fmt::format(" (and {} more; see msptk validate)", errors.size() - 1) : "";

@@ -14,7 +14,7 @@ namespace {
 
 TEST(Display, ControlBytesAndInvalidUtf8BecomeVisibleEscapes) {
   EXPECT_EQ(display_text("plain / path é ✓"), "plain / path é ✓");
-  EXPECT_EQ(display_text(std::string("a\x1b[2Jb\nc\rd\te\x7f", 14) + std::string(1, '\0')), "a\\x1b[2Jb\\nc\\rd\\te\\x7f\\x00");
+  EXPECT_EQ(display_text(std::string("a\x1b[2Jb\nc\rd\te\x7f", 13) + std::string(1, '\0')), "a\\x1b[2Jb\\nc\\rd\\te\\x7f\\x00");
   EXPECT_EQ(display_text("\xff\xfe"), "\\xff\\xfe");
   EXPECT_EQ(display_text("\xc2\x9b" "31m"), "\\u009b31m");  // C1 CSI
   EXPECT_EQ(display_text("\xe2\x82"), "\\xe2\\x82");       // a cut sequence

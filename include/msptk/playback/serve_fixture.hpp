@@ -62,8 +62,12 @@ Result<FixtureScript> load_fixture(const std::filesystem::path& path, const Regi
 
 // What the live verbs (serve-fixture, replay) do before playing a scenario folder: validate
 // it, and refuse it with validate's first problem or error ("invalid scenario, not played: …",
-// naming file, line and rule; and how many more errors there are).
-Result<void> require_valid_scenario(const std::filesystem::path& dir, const Registry& registry);
+// naming file, line and rule; and how many more errors there are). With `format_only`, only
+// errors of the file and manifest rules refuse it (replay: a host oracle may be run on a
+// transcript whose session rules fail, e.g. a `cat` echo in tests; what it cannot run is an
+// unreadable, empty, CRLF or future-version scenario, or one whose id is not its folder).
+Result<void> require_valid_scenario(const std::filesystem::path& dir, const Registry& registry,
+                                    bool format_only = false);
 
 enum class ServeProblem { frame_divergence, malformed_client_frame, client_eof };
 
