@@ -16,6 +16,10 @@ namespace msptk::cli {
 
 namespace {
 
+// The largest frame limit a JSON reader holds exactly (2^53 - 1); larger values are refused,
+// never clamped.
+constexpr std::int64_t kMaxFrameLimitBytes = 9007199254740991;
+
 bool is_fingerprint(std::string_view text) {
   if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
   for (char c : text.substr(7))
@@ -63,6 +67,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--scenario", options->scenario, "scenario id for the manifest (default: DIR's name)");
   sub->add_option("--frame-limit-bytes", options->frame_limit_bytes,
                   "frame cap the host runs with: {frameLimitBytes} in ARGS, MSP_FRAME_LIMIT_BYTES")
+      ->check(CLI::Range(std::int64_t{1}, kMaxFrameLimitBytes))
       ->default_val(kDefaultFrameLimitBytes);
   sub->add_option("--id-seed", options->id_seed, "id seed: {idSeed} in ARGS, MSP_ID_SEED")->default_val(kDefaultIdSeed);
   sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
@@ -74,6 +79,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--close-timeout-ms", options->close_timeout_ms,
                   "how long HOST may take to exit once its stdin closed or a signal was forwarded, before msptk "
                   "sends SIGTERM to its process group (and SIGKILL after as long again)")
+      ->check(CLI::Range(1, 86400000))
       ->default_val(process::kDefaultCloseTimeoutMs);
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
   sub->add_option("--redact", options->redact,

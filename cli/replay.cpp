@@ -47,6 +47,10 @@ int run_replay(const ReplayCli& cli, Streams io) {
   } else {
     render_replay_text(io.out, *result);
   }
+  if (result->spawn_failure) {  // the report says it on stdout; a user reading stderr sees it too
+    io.out.flush();
+    (void)report_error(io, *result->spawn_failure);
+  }
   return result->exit_code;
 }
 

@@ -122,10 +122,15 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     result.record_dir.reset();
     result.exit_code = 3;
     result.problem = host.error().render();
+    result.spawn_failure = host.error();
     return result;
   }
 
-  recorder::Tee tee(sink, static_cast<std::uint64_t>(pins.frame_limit_bytes));
+  // With --record OUT, frames over the memory limit and an unterminated tail are streamed to
+  // OUT like the recorder does (pending_frame.hpp).
+  recorder::Spill spill;
+  if (options.record_dir) spill = recorder::Spill{&recorder::system_disk(), *options.record_dir};
+  recorder::Tee tee(sink, static_cast<std::uint64_t>(pins.frame_limit_bytes), spill);
   auto on_stderr = [&](std::string_view bytes) {
     if (recording) recording->write_stderr(bytes);
     if (env.host_stderr) env.host_stderr(bytes);

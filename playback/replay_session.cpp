@@ -109,8 +109,8 @@ class Session {
   void host_gone(std::size_t i, std::string_view what) {
     auto exit = link_.await_exit(SteadyClock::now() + std::chrono::milliseconds(kFailureGraceMs));
     std::string tail;
-    if (const std::string& t = tee_.stats(Direction::server).unterminated; !t.empty())
-      tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", t.size());
+    if (const std::uint64_t n = tee_.stats(Direction::server).tail.bytes; n > 0)
+      tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", n);
     fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", expected_at(i), describe_exit(exit),
                         what, expected_sigs_[i], result_.server_frames_received, result_.server_frames_expected, tail));
   }
@@ -208,15 +208,18 @@ class Session {
       if (!failed())
         fail(1, fmt::format("{}:{}: extra {} after the transcript's last frame", config_.actual_file, live.line, sig));
     }
-    const std::string& tail = tee_.stats(Direction::server).unterminated;
-    if (!tail.empty()) {
+    const recorder::Unterminated& u = tee_.stats(Direction::server).tail;
+    // The bytes themselves when held, else (spilled to OUT) their first bytes.
+    const std::string& tail = tee_.stats(Direction::server).unterminated.empty() ? u.head
+                                                                                 : tee_.stats(Direction::server).unterminated;
+    if (u.bytes > 0) {
       ++result_.report.counts.extra;
       result_.report.entries.push_back(
           DiffEntry{EntryKind::extra, 0, 0, "server unterminated frame",
                     {}, {PathDivergence{"", std::nullopt, compact_json(json::string(tail)), "no LF before EOF"}}});
       if (!failed())
         fail(1, fmt::format("{}: the host's stdout ended with {} bytes after its last LF (an unterminated frame)",
-                            config_.actual_file, tail.size()));
+                            config_.actual_file, u.bytes));
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include "msptk/process/signals.hpp"
 #include "msptk/recorder/clock.hpp"
+#include "msptk/transcript/sha256.hpp"
 #include "msptk/transcript/writer.hpp"
 
 #include <fmt/format.h>
@@ -29,14 +30,21 @@ std::string format_utc(std::chrono::system_clock::time_point at) {
 
 namespace {
 
+json::object unterminated_json(const Unterminated& u) {
+  return json::object{{"bytes", u.bytes},
+                      {"sha256", u.bytes ? u.sha256 : sha256_hex("")},
+                      {"head", base64_encode(u.head)},
+                      {"tail", base64_encode(u.tail)},
+                      {"file", u.file.empty() ? json::value(nullptr) : json::value(u.file)}};
+}
+
 json::object direction_json(const Tee* tee, Direction dir) {
   DirectionStats empty;
   const DirectionStats& s = tee ? tee->stats(dir) : empty;
   return json::object{{"frames", s.frames},
                       {"bytes", s.bytes},
                       {"emptyLines", s.empty_lines},
-                      {"unterminated", json::object{{"bytes", s.unterminated.size()},
-                                                    {"base64", base64_encode(s.unterminated)}}}};
+                      {"unterminated", unterminated_json(s.tail)}};
 }
 
 }  // namespace

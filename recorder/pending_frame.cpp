@@ -74,7 +74,6 @@ Result<void> PendingFrame::append(std::string_view part) {
     spill_ = std::move(*file);
     digest_.emplace();
     head_ = memory_.substr(0, kEdgeBytes);
-    if (head_.size() < kEdgeBytes) head_ += std::string(part.substr(0, kEdgeBytes - head_.size()));
     std::string memory;
     memory.swap(memory_);  // releases the buffer
     digest_->update(memory);
@@ -83,6 +82,7 @@ Result<void> PendingFrame::append(std::string_view part) {
     if (auto ok = spill_->write(memory); !ok) return ok.error();
   }
   if (!spill_) return Error::unreadable(spill_path_.string(), "cannot append to a closed spill file");
+  if (head_.size() < kEdgeBytes) head_ += std::string(part.substr(0, kEdgeBytes - head_.size()));
   digest_->update(part);
   utf8_.feed(part);
   if (part.size() >= kEdgeBytes) {

@@ -3,6 +3,9 @@
 #include "msptk/process/fd_io.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/recorder/capture.hpp"
+#include "msptk/recorder/disk.hpp"
+#include "msptk/recorder/pending_frame.hpp"
+#include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "msptk/wirelog/wire_log.hpp"
 
@@ -22,43 +25,76 @@ namespace {
 
 constexpr fs::perms kPrivateFile = fs::perms::owner_read | fs::perms::owner_write;
 
-// The transcript file: the lines of one read chunk are written with one write (never an fsync),
-// still before the chunk is forwarded.
+// DIR/transcript.ndjson through the Disk: the lines of one read chunk are staged and written
+// with one checked write before the chunk is forwarded (never an fsync on the way); a frame too
+// big to hold is streamed from its spill file. After a failed write the part of a line that
+// made it to disk is cut off again, so the transcript holds whole lines only (every frame
+// completed before the failure stays).
 class TranscriptSink final : public FrameSink {
  public:
-  explicit TranscriptSink(TranscriptWriter writer) : writer_(std::move(writer)) {}
+  explicit TranscriptSink(std::unique_ptr<OutFile> out) : out_(std::move(out)) {}
   Result<void> append(Direction dir, std::string_view bytes) override {
-    writer_.stage(dir, bytes);
+    staged_ += canonical_line(dir, bytes);
+    staged_ += '\n';
     return {};
   }
-  Result<void> end_of_chunk() override { return writer_.flush(); }
+  Result<void> end_of_chunk() override { return flush(); }
+  Result<void> append_spilled(Direction dir, const PendingFrame& frame) override {
+    if (auto ok = flush(); !ok) return ok;
+    auto ok = write_spilled_line(dir, frame, *out_);
+    if (ok) {
+      complete_ = out_->size();
+    } else {
+      (void)out_->truncate(complete_);
+    }
+    return ok;
+  }
+  // The end of the recording: what is staged, then fsync and close, all checked.
+  Result<void> finish() {
+    if (auto ok = flush(); !ok) return ok;
+    if (auto ok = out_->sync(); !ok) return ok;
+    return out_->close();
+  }
 
  private:
-  TranscriptWriter writer_;
+  Result<void> flush() {
+    if (staged_.empty()) return {};
+    auto ok = out_->write(staged_);
+    if (!ok) {
+      // Keep the whole lines that made it, take back the rest.
+      const std::uint64_t made = out_->size() - complete_;
+      const std::size_t lf = std::string_view(staged_).substr(0, static_cast<std::size_t>(made)).rfind('\n');
+      if (lf != std::string_view::npos) complete_ += lf + 1;
+      (void)out_->truncate(complete_);
+    }
+    complete_ = ok ? out_->size() : complete_;
+    staged_.clear();
+    return ok;
+  }
+
+  std::unique_ptr<OutFile> out_;
+  std::string staged_;
+  std::uint64_t complete_ = 0;  // bytes of whole lines on disk
 };
 
-// DIR/host-stderr.log: every chunk of the host's stderr, appended as it arrives.
+// DIR/host-stderr.log: every chunk of the host's stderr, appended as it arrives. The first
+// failure is kept (and nothing more is written).
 class StderrLog {
  public:
-  ~StderrLog() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Result<void> open(const fs::path& path) {
-    path_ = path.string();
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd_ < 0) return Error::unreadable(path_, fmt::format("cannot create: {}", std::strerror(errno)));
-    return {};
-  }
+  explicit StderrLog(std::unique_ptr<OutFile> out) : out_(std::move(out)) {}
   void write(std::string_view bytes) {
-    if (fd_ < 0 || failure_) return;
-    process::IoResult r = process::write_all(fd_, bytes);
-    if (r.error) failure_ = Error::unreadable(path_, fmt::format("cannot write: {}", std::strerror(r.error)));
+    if (failure_) return;
+    if (auto ok = out_->write(bytes); !ok) failure_ = ok.error();
+  }
+  void finish() {
+    if (failure_) return;
+    if (auto ok = out_->sync(); !ok) failure_ = ok.error();
+    else if (auto closed = out_->close(); !closed) failure_ = closed.error();
   }
   const std::optional<Error>& failure() const { return failure_; }
 
  private:
-  std::string path_;
-  int fd_ = -1;
+  std::unique_ptr<OutFile> out_;
   std::optional<Error> failure_;
 };
 
@@ -76,11 +112,19 @@ Manifest initial_manifest(const RecordOptions& options, const std::string& scena
   return m;
 }
 
+constexpr const char* kRecordedFiles[] = {"transcript.ndjson", "manifest.json",          "host-stderr.log",
+                                          "client.partial",    "server.partial",         "client-unterminated.bin",
+                                          "server-unterminated.bin"};
+
 // Removes what a failed start left behind: our files, and DIR itself when we created it.
 void clean_up(const fs::path& dir, bool created_dir) {
   std::error_code ec;
-  for (const char* name : {"transcript.ndjson", "manifest.json", "host-stderr.log"}) fs::remove(dir / name, ec);
+  for (const char* name : kRecordedFiles) fs::remove(dir / name, ec);
   if (created_dir) fs::remove(dir, ec);
+}
+
+Result<void> write_manifest_to(Disk& disk, const fs::path& path, const Manifest& manifest) {
+  return disk.replace(path, pretty(manifest.to_json()) + "\n", kPrivateFile);
 }
 
 }  // namespace
@@ -90,11 +134,13 @@ RecordEnv RecordEnv::system() {
   RecordEnv env;
   env.clock = &clock;
   env.spawn = [](const process::SpawnSpec& spec) { return process::spawn_host(spec); };
+  env.disk = &system_disk();
   return env;
 }
 
 Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (options.host_argv.empty()) return Error::usage("no HOST given: msptk record --out DIR -- HOST [ARGS...]");
+  if (options.out.empty()) return Error::usage("--out is empty: give the scenario folder to record into");
   if (options.close_timeout_ms <= 0)
     return Error::usage(fmt::format("--close-timeout-ms must be positive, got {}", options.close_timeout_ms));
   if (options.frame_limit_bytes <= 0)
@@ -105,24 +151,26 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (auto ok = check_scenario_id(scenario); !ok) return ok.error();
 
   std::error_code ec;
-  const bool created_dir = !fs::exists(options.out, ec);
+  const bool created_dir = !fs::exists(fs::symlink_status(options.out, ec));
   if (auto ok = prepare_scenario_dir(options.out, options.force); !ok) return ok.error();
   const fs::path dir = options.out;
 
   // Files first: no host runs unless there is somewhere to record it. With --force, old files
   // are removed rather than truncated so the new ones get 0600 whatever the old ones had.
-  for (const char* name : {"transcript.ndjson", "manifest.json", "host-stderr.log"}) fs::remove(dir / name, ec);
-  auto writer = TranscriptWriter::create(dir / "transcript.ndjson", kPrivateFile);
-  if (!writer) {
+  for (const char* name : kRecordedFiles) fs::remove(dir / name, ec);
+  Disk& disk = env.disk ? *env.disk : system_disk();
+  auto transcript = disk.create(dir / "transcript.ndjson", kPrivateFile);
+  if (!transcript) {
     clean_up(dir, created_dir);
-    return writer.error();
+    return transcript.error();
   }
-  TranscriptSink sink(std::move(*writer));
-  StderrLog stderr_log;
-  if (auto ok = stderr_log.open(dir / "host-stderr.log"); !ok) {
+  TranscriptSink sink(std::move(*transcript));
+  auto log = disk.create(dir / "host-stderr.log", kPrivateFile);
+  if (!log) {
     clean_up(dir, created_dir);
-    return ok.error();
+    return log.error();
   }
+  StderrLog stderr_log(std::move(*log));
   auto redactor = Redactor::create(options.redact);
   if (!redactor) {
     clean_up(dir, created_dir);
@@ -151,7 +199,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   info.stop.close_timeout_ms = options.close_timeout_ms;
   Manifest manifest = initial_manifest(options, scenario);
   manifest.capture = capture_json(info);
-  if (auto ok = write_manifest(dir / "manifest.json", manifest, kPrivateFile); !ok) {
+  if (auto ok = write_manifest_to(disk, dir / "manifest.json", manifest); !ok) {
     clean_up(dir, created_dir);
     return ok.error();
   }
@@ -178,7 +226,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     return host.error();
   }
 
-  Tee tee(sink, static_cast<std::uint64_t>(options.frame_limit_bytes));
+  Tee tee(sink, static_cast<std::uint64_t>(options.frame_limit_bytes), Spill{&disk, dir, env.memory_limit});
   tee.redact_with(&*redactor);
   info.tee = &tee;
   Wiring wiring = env.wiring;

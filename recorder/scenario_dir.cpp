@@ -16,6 +16,7 @@ Result<void> check_scenario_id(std::string_view id) {
       return Error::usage(fmt::format("scenario id holds a control character (0x{:02x})", c));
   }
   if (id.find("..") != std::string_view::npos) return Error::usage(fmt::format("scenario id \"{}\" holds \"..\"", id));
+  if (id == ".") return Error::usage("scenario id \".\" names no folder: give the scenario's own name");
   return {};
 }
 
@@ -44,31 +45,45 @@ std::vector<std::string> expand_placeholders(const std::vector<std::string>& arg
 }
 
 std::string default_scenario_id(const fs::path& out) {
+  if (out.empty()) return {};
   fs::path p = out.lexically_normal();
   if (!p.has_filename()) p = p.parent_path();
-  if (p.filename() == "." || p.empty()) p = fs::absolute(p).lexically_normal();
+  if (p.filename() == "." || p.filename() == ".." || p.empty()) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(p.empty() ? fs::path(".") : p, ec);
+    if (ec) return {};
+    p = abs.lexically_normal();
+  }
   if (!p.has_filename()) p = p.parent_path();
   return p.filename().string();
 }
 
 Result<void> prepare_scenario_dir(const fs::path& out, bool force) {
+  if (out.empty()) return Error::usage("--out is empty: give the scenario folder to record into");
   std::error_code ec;
-  const fs::file_status status = fs::status(out, ec);
-  if (fs::exists(status)) {
-    if (!fs::is_directory(status)) return Error::usage(fmt::format("--out {}: not a folder", out.string()));
+  // A symbolic link is refused, dangling or not: msptk would otherwise write (and restrict to
+  // 0700) wherever it points.
+  const fs::file_status link = fs::symlink_status(out, ec);
+  if (fs::is_symlink(link)) {
+    const bool dangling = !fs::exists(fs::status(out, ec));
+    return Error::usage(fmt::format("--out {}: is a symbolic link{}; give the folder itself", out.string(),
+                                    dangling ? " to nothing (dangling)" : ""));
+  }
+  if (fs::exists(link)) {
+    if (!fs::is_directory(link)) return Error::usage(fmt::format("--out {}: not a folder", out.string()));
     const bool empty = fs::is_empty(out, ec);
     if (ec) return Error::unreadable(out.string(), fmt::format("cannot read the folder: {}", ec.message()));
     if (!empty && !force)
       return Error::usage(fmt::format("--out {}: the folder is not empty (use --force to record into it anyway)",
                                       out.string()));
-  } else {
-    if (out.has_parent_path() && !out.parent_path().empty()) {
-      fs::create_directories(out.parent_path(), ec);
-      if (ec) return Error::unreadable(out.parent_path().string(), fmt::format("cannot create: {}", ec.message()));
-    }
-    fs::create_directory(out, ec);
-    if (ec) return Error::unreadable(out.string(), fmt::format("cannot create: {}", ec.message()));
+    return {};  // an existing folder keeps its permissions: it is the user's
   }
+  if (out.has_parent_path() && !out.parent_path().empty()) {
+    fs::create_directories(out.parent_path(), ec);
+    if (ec) return Error::unreadable(out.parent_path().string(), fmt::format("cannot create: {}", ec.message()));
+  }
+  fs::create_directory(out, ec);
+  if (ec) return Error::unreadable(out.string(), fmt::format("cannot create: {}", ec.message()));
   fs::permissions(out, fs::perms::owner_all, fs::perm_options::replace, ec);
   if (ec) return Error::unreadable(out.string(), fmt::format("cannot restrict to 0700: {}", ec.message()));
   return {};

@@ -1,8 +1,15 @@
 #include "msptk/recorder/tee.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
+#include "msptk/process/fd_io.hpp"
 #include "msptk/transcript/writer.hpp"
 
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace msptk::recorder {
 
@@ -23,20 +30,135 @@ std::optional<json::value> parse_handshake(std::string_view bytes) {
 
 }  // namespace
 
+Result<std::string> read_spilled(const PendingFrame& frame) {
+  std::string bytes;
+  bytes.reserve(frame.size());
+  const int fd = ::open(frame.spill_path().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Error::unreadable(frame.spill_path().string(), fmt::format("cannot read back: {}", std::strerror(errno)));
+  char buffer[65536];
+  int error = 0;
+  while (true) {
+    process::IoResult r = process::read_some(fd, buffer, sizeof buffer);
+    if (r.eof || r.error) {
+      error = r.error == EBADF ? 0 : r.error;
+      break;
+    }
+    bytes.append(buffer, r.bytes);
+  }
+  ::close(fd);
+  if (error) return Error::unreadable(frame.spill_path().string(), fmt::format("cannot read back: {}", std::strerror(error)));
+  return bytes;
+}
+
+Result<void> FrameSink::append_spilled(Direction dir, const PendingFrame& frame) {
+  auto bytes = read_spilled(frame);
+  if (!bytes) return bytes.error();
+  return append(dir, *bytes);
+}
+
+namespace {
+
+std::filesystem::path spill_file(const Spill& spill, Direction dir) {
+  return spill.disk ? spill.dir / fmt::format("{}.partial", to_string(dir)) : std::filesystem::path();
+}
+
+}  // namespace
+
+Tee::Tee(FrameSink& sink, std::uint64_t frame_limit_bytes, const Spill& spill)
+    : sink_(sink),
+      limit_(frame_limit_bytes),
+      spill_(spill),
+      client_pending_(spill.disk, spill_file(spill, Direction::client), spill.memory_limit),
+      server_pending_(spill.disk, spill_file(spill, Direction::server), spill.memory_limit) {}
+
 void Tee::feed(Direction dir, std::string_view chunk) {
   DirectionStats& stats = dir == Direction::client ? client_ : server_;
-  LineFramer& framer = dir == Direction::client ? client_framer_ : server_framer_;
+  PendingFrame& frame = pending(dir);
   stats.bytes += chunk.size();
-  framer.feed(chunk, [&](const FramedLine& line) { on_frame(dir, line.bytes); });
+  while (!chunk.empty()) {
+    const std::size_t lf = chunk.find('\n');
+    const std::string_view part = chunk.substr(0, lf);
+    if (lf != std::string_view::npos && frame.empty()) {
+      on_frame(dir, part);  // fast path: a whole frame inside this chunk
+    } else {
+      if (auto ok = frame.append(part); !ok && !failure_) failure_ = ok.error();
+      if (lf != std::string_view::npos) on_pending_frame(dir, frame);
+    }
+    if (lf == std::string_view::npos) break;
+    chunk.remove_prefix(lf + 1);
+  }
   if (failure_) return;
   if (auto written = sink_.end_of_chunk(); !written) failure_ = written.error();
+}
+
+void Tee::on_pending_frame(Direction dir, PendingFrame& frame) {
+  if (!frame.spilled()) {
+    const std::string bytes(frame.bytes());
+    frame.reset();
+    on_frame(dir, bytes);
+    return;
+  }
+  DirectionStats& stats = dir == Direction::client ? client_ : server_;
+  if (!failure_) {
+    if (auto ok = frame.close_spill(); !ok) failure_ = ok.error();
+  }
+  if (redactor_ && redactor_->active() && !failure_) {
+    // Redaction needs the whole frame: read it back (--redact is the user's choice). Without
+    // --redact paths a frame this big is not scanned for credentials.
+    auto bytes = read_spilled(frame);
+    frame.reset();
+    if (!bytes) {
+      ++stats.frames;
+      failure_ = bytes.error();
+      return;
+    }
+    on_frame(dir, *bytes);
+    return;
+  }
+  ++stats.frames;
+  if (!failure_) {
+    if (auto appended = sink_.append_spilled(dir, frame); !appended) failure_ = appended.error();
+  }
+  if (!failure_) {
+    ++lines_;
+    flag_frame(dir, frame.size(), frame.last_byte(), frame.valid_utf8());
+  }
+  frame.reset();
 }
 
 void Tee::close(Direction dir) {
   DirectionStats& stats = dir == Direction::client ? client_ : server_;
   if (stats.closed) return;
   stats.closed = true;
-  stats.unterminated = (dir == Direction::client ? client_framer_ : server_framer_).pending();
+  PendingFrame& frame = pending(dir);
+  Unterminated& tail = stats.tail;
+  tail.bytes = frame.size();
+  if (frame.empty()) return;
+  tail.sha256 = frame.sha256();
+  tail.head = frame.head();
+  tail.tail = frame.tail();
+  if (!spill_.disk) {
+    stats.unterminated = std::string(frame.bytes());
+    frame.reset();
+    return;
+  }
+  // Keep the tail in its side file: the spill file renamed, or the bytes held in memory.
+  tail.file = fmt::format("{}-unterminated.bin", to_string(dir));
+  const std::filesystem::path side = spill_.dir / tail.file;
+  Result<void> kept;
+  if (frame.spilled()) {
+    kept = frame.close_spill();
+    if (kept) kept = spill_.disk->rename(frame.spill_path(), side);
+    if (kept) kept = spill_.disk->sync_dir(spill_.dir);
+  } else {
+    kept = spill_.disk->replace(side, frame.bytes(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  }
+  if (!kept) {
+    tail.file.clear();
+    if (!failure_) failure_ = kept.error();
+  }
+  frame.reset(/*keep_file=*/true);
 }
 
 void Tee::on_frame(Direction dir, std::string_view bytes) {
@@ -54,11 +176,15 @@ void Tee::on_frame(Direction dir, std::string_view bytes) {
     return;
   }
   ++lines_;
-  auto flag = [&](const char* reason) { flagged_.push_back({lines_, dir, reason, bytes.size()}); };
-  if (bytes.size() > limit_) flag("oversized");
-  if (dir == Direction::server && bytes.back() == '\r') flag("serverCR");
-  if (!is_valid_utf8(bytes)) flag("invalidUtf8");
+  flag_frame(dir, bytes.size(), bytes.back(), is_valid_utf8(bytes));
   watch_handshake(dir, bytes);
+}
+
+void Tee::flag_frame(Direction dir, std::uint64_t size, char last, bool valid_utf8) {
+  auto flag = [&](const char* reason) { flagged_.push_back({lines_, dir, reason, size}); };
+  if (size > limit_) flag("oversized");
+  if (dir == Direction::server && last == '\r') flag("serverCR");
+  if (!valid_utf8) flag("invalidUtf8");
 }
 
 void Tee::watch_handshake(Direction dir, std::string_view bytes) {

@@ -112,8 +112,14 @@ Result<void> write_file_atomic(const std::filesystem::path& path, std::string_vi
     }
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
-  ::fsync(fd);
-  ::close(fd);
+  // A failed fsync or close means the bytes may not be on disk: never replace the old file then.
+  const int synced = ::fsync(fd) == 0 || errno == EINVAL ? 0 : errno;
+  const int closed = ::close(fd) == 0 || errno == EINTR ? 0 : errno;
+  if (synced || closed) {
+    ::unlink(tmp.c_str());
+    return Error::unreadable(tmp.string(), fmt::format("cannot {}: {}", synced ? "sync" : "close",
+                                                      std::strerror(synced ? synced : closed)));
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,7 +29,9 @@ inline std::string unique_marker() {
 inline std::vector<int> processes_with(const std::string& marker, const std::string& program = "") {
   std::vector<int> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+  // Processes come and go while /proc is listed: never the throwing increment.
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::directory_entry& e = *it;
     const std::string name = e.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
@@ -40,7 +43,7 @@ inline std::vector<int> processes_with(const std::string& marker, const std::str
     std::getline(stat, line);
     const auto close = line.rfind(')');
     if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') continue;
-    out.push_back(std::stoi(name));
+    out.push_back(static_cast<int>(std::strtol(name.c_str(), nullptr, 10)));
   }
   return out;
 }

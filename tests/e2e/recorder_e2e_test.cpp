@@ -8,6 +8,7 @@
 #include "e2e_support.hpp"
 
 #include "msptk/transcript/manifest.hpp"
+#include "msptk/transcript/sha256.hpp"
 
 #include <fmt/format.h>
 
@@ -159,8 +160,12 @@ TEST(RecorderE2E, HostKilledMidFrameLosesNoCompletedFrame) {
   const std::string half = (script[5].second + "\n").substr(0, (script[5].second.size() + 1) / 2);
   EXPECT_EQ(s.client.at("unterminated"), json::value(half));
   expect_manifest_clean(s);
-  EXPECT_EQ(capture(s).at("server").at("unterminated").at("base64"), json::value(base64_encode(half)));
+  // The manifest describes the half frame; its bytes are in the side file, exactly.
   EXPECT_EQ(capture(s).at("server").at("unterminated").at("bytes"), half.size());
+  EXPECT_EQ(capture(s).at("server").at("unterminated").at("sha256"), json::value(sha256_hex(half)));
+  EXPECT_EQ(capture(s).at("server").at("unterminated").at("head"), json::value(base64_encode(half.substr(0, 64))));
+  EXPECT_EQ(capture(s).at("server").at("unterminated").at("file"), "server-unterminated.bin");
+  EXPECT_EQ(test::read_text(s.dir / "server-unterminated.bin"), half);
   EXPECT_EQ(capture(s).at("exit").at("signal"), SIGKILL);
 }
 

@@ -82,6 +82,7 @@ struct ReplayResult {
   std::string host_stderr_tail;               // the last few KiB of the host's stderr
   std::optional<std::filesystem::path> record_dir;  // where the run was recorded
   std::optional<Error> recording_failure;     // writing OUT failed (the run went on; exit 3 if it passed)
+  std::optional<Error> spawn_failure;         // HOST could not be started (exit 3; the CLI also prints it on stderr)
 
   bool passed() const { return exit_code == 0; }
 };

@@ -8,7 +8,8 @@
 //     "host": { "argv": ["muse", "serve", ...] },
 //     "startedAt": "2025-08-07T18:22:11.000Z", "endedAt": "..." | null,
 //     "client": { "frames": N, "bytes": N, "emptyLines": N,
-//                 "unterminated": { "bytes": N, "base64": "..." } },
+//                 "unterminated": { "bytes": N, "sha256": "<64 hex>", "head": "<base64>",
+//                                   "tail": "<base64>", "file": "client-unterminated.bin" | null } },
 //     "server": { ...the same },
 //     "hostStderrBytes": N,
 //     "exit": { "code": N } | { "signal": N, "signalName": "SIGKILL" } | null,
@@ -31,6 +32,14 @@
 //                    "invalidUtf8", "bytes": N } ]
 //   }
 // `bytes` counts every byte read in a direction (LFs, empty lines and the tail included).
+//
+// Unterminated bytes (what a direction sent after its last LF: a host killed mid-frame, or a
+// peer writing without ever ending its line) are never held in memory nor copied into the
+// manifest: the recorder streams them to disk as they arrive (pending_frame.hpp) and keeps
+// them, exactly, in the side file DIR/<dir>-unterminated.bin (`file`; null when there are none,
+// or when the recording was made without a scenario folder to keep them in, e.g. by replay
+// without --record). The manifest says only how many (`bytes`), their SHA-256 and their first
+// and last 64 bytes (`head`, `tail`, base64), so it stays small whatever a peer writes.
 #pragma once
 
 #include "msptk/process/host_process.hpp"

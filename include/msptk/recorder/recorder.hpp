@@ -3,8 +3,15 @@
 //   DIR/transcript.ndjson   every frame, appended as it completes (tee.hpp)
 //   DIR/manifest.json       written at the start, atomically rewritten at the end
 //   DIR/host-stderr.log     a copy of the host's stderr
-// DIR is created 0700 and its files 0600 (recordings can hold secrets); a non-empty DIR is
-// refused unless `force` (then only the three files above are replaced).
+//   DIR/<dir>-unterminated.bin  only when a direction ended inside a frame: its bytes after
+//                           the last LF, exactly (capture.hpp)
+//   DIR/<dir>.partial       only while a frame over the memory limit is arriving (it is
+//                           streamed there, then copied into the transcript when its LF comes)
+// Every write goes through the Disk seam (disk.hpp) and is checked: a failed write stops the
+// recording (not the session) and makes RecordOutcome::recording_failure (exit 3).
+// DIR is created 0700 and its files 0600 (recordings can hold secrets; an existing DIR keeps
+// its permissions, a symlinked DIR is refused); a non-empty DIR is refused unless `force`
+// (then only the files above are replaced).
 //
 // The manifest (FORMAT.md) gets: scenario (default: DIR's name), provenance host-generated,
 // fingerprint (the host's initialize result `result.schema.fingerprint`, else the
@@ -26,6 +33,8 @@
 #include "msptk/process/host_environment.hpp"
 #include "msptk/process/host_process.hpp"
 #include "msptk/recorder/clock.hpp"
+#include "msptk/recorder/disk.hpp"
+#include "msptk/recorder/pending_frame.hpp"
 #include "msptk/recorder/forwarder.hpp"
 #include "msptk/transcript/manifest.hpp"
 
@@ -62,6 +71,11 @@ using Spawner = std::function<Result<std::unique_ptr<process::HostProcess>>(cons
 struct RecordEnv {
   const Clock* clock = nullptr;
   Spawner spawn;
+  // Every file write of the recording (disk.hpp); null: the real disk. Tests inject failures.
+  Disk* disk = nullptr;
+  // Bytes of one direction's frame in progress held in memory before it spills to disk
+  // (pending_frame.hpp).
+  std::size_t memory_limit = kDefaultMemoryLimit;
   Wiring wiring;
   bool handle_signals = true;  // install the SignalPipe (SIGINT/SIGTERM/SIGHUP/SIGCHLD) and ignore SIGPIPE
   static RecordEnv system();
@@ -82,7 +96,8 @@ struct RecordOutcome {
 // DIR a file), unreadable (DIR cannot be created), spawn (HOST cannot be started).
 Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env);
 
-// A scenario id must be non-empty and hold no path separator, no ".." and no control character.
+// A scenario id must be non-empty, not ".", and hold no path separator, no ".." and no control
+// character.
 Result<void> check_scenario_id(std::string_view id);
 
 // HOST ARGS with {frameLimitBytes}, {idSeed} and {clockStartMs} replaced by the pinned values.
@@ -96,7 +111,8 @@ std::vector<std::pair<std::string, std::string>> pinned_environment(const Record
 std::string default_scenario_id(const std::filesystem::path& out);
 
 // Creates DIR (0700, parents as needed) or checks that it is an empty folder (any folder with
-// `force`), and tightens it to 0700.
+// `force`). Only a folder it creates is restricted to 0700: an existing one keeps its
+// permissions. An empty path and a symbolic link (dangling or not) are refused (usage).
 Result<void> prepare_scenario_dir(const std::filesystem::path& out, bool force);
 
 }  // namespace msptk::recorder

@@ -5,12 +5,18 @@
 // never be recorded ahead of the frames in it.
 //
 // What it keeps (issue 4):
-// - each direction is cut at LF (LineFramer, no limit: frames of any size are kept whole);
+// - each direction is cut at LF; frames of any size are kept whole. The frame in progress is a
+//   PendingFrame (pending_frame.hpp): in memory up to its memory limit, then, when the Tee has
+//   a Spill, streamed to a spill file in the scenario folder as it arrives and copied from there
+//   into the transcript when its LF comes (FrameSink::append_spilled), so memory stays bounded
+//   whatever a peer writes (with a Redactor, such a frame is read back whole to be redacted);
 // - a frame is appended with its exact bytes: a client's trailing CR stays in `raw`, a server
 //   frame ending in CR is recorded as it is and flagged, bytes that are not UTF-8 get
 //   `rawBase64` (TranscriptWriter) and are flagged, a frame over the frame limit is flagged;
 // - empty lines (no bytes, or a lone CR) are counted, not recorded;
-// - bytes after the last LF when a direction ends are kept as the direction's unterminated tail;
+// - bytes after the last LF when a direction ends are the direction's unterminated tail: with
+//   a Spill they are kept in the side file DIR/<dir>-unterminated.bin (the manifest holds only
+//   their length, SHA-256 and first/last bytes, capture.hpp); without one, in memory;
 // - the schema fingerprint the host announces in its initialize result
 //   (`result.schema.fingerprint` of the response to the client's `initialize` request).
 // With a Redactor (redactor.hpp), each frame goes to the sink as the Redactor rewrites it; the
@@ -22,7 +28,8 @@
 #include "msptk/recorder/redactor.hpp"
 #include "msptk/transcript/error.hpp"
 #include "msptk/transcript/frame.hpp"
-#include "msptk/transcript/framing.hpp"
+#include "msptk/recorder/disk.hpp"
+#include "msptk/recorder/pending_frame.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -40,13 +47,36 @@ class FrameSink {
   // The frames of one read chunk have all been appended: a sink that buffers them writes them
   // now, with one write (the Tee calls it before the chunk is forwarded).
   virtual Result<void> end_of_chunk() { return {}; }
+  // A frame too big to hold, in its closed spill file (pending_frame.hpp). The default reads it
+  // back whole and calls append(); the recorder's transcript streams it instead.
+  virtual Result<void> append_spilled(Direction dir, const PendingFrame& frame);
 };
+
+// Where a Tee spills: the scenario folder (through the recorder's Disk) and the memory limit
+// per direction.
+struct Spill {
+  Disk* disk = nullptr;
+  std::filesystem::path dir;
+  std::size_t memory_limit = kDefaultMemoryLimit;
+};
+
+// A direction's unterminated tail, as the manifest describes it.
+struct Unterminated {
+  std::uint64_t bytes = 0;
+  std::string sha256;      // hex; empty when bytes == 0
+  std::string head, tail;  // the first and last kEdgeBytes
+  std::string file;        // side file name in the scenario folder ("" when not kept in one)
+};
+
+// Reads a closed spill file back whole.
+Result<std::string> read_spilled(const PendingFrame& frame);
 
 struct DirectionStats {
   std::uint64_t frames = 0;       // complete non-empty frames seen (recorded unless failure())
   std::uint64_t bytes = 0;        // every byte read in this direction (LFs, empty lines, tail)
   std::uint64_t empty_lines = 0;  // lines with no bytes or only a CR: forwarded, not recorded
-  std::string unterminated;       // bytes after the last LF once the direction ended
+  std::string unterminated;       // without a Spill: bytes after the last LF once the direction ended
+  Unterminated tail;              // the same bytes described (always set once closed)
   bool closed = false;
 };
 
@@ -60,14 +90,15 @@ struct FlaggedLine {
 
 class Tee {
  public:
-  Tee(FrameSink& sink, std::uint64_t frame_limit_bytes) : sink_(sink), limit_(frame_limit_bytes) {}
+  Tee(FrameSink& sink, std::uint64_t frame_limit_bytes, const Spill& spill = {});
 
   // Frames are recorded as `redactor` rewrites them (null: as they are). Set before feeding.
   void redact_with(Redactor* redactor) { redactor_ = redactor; }
 
   // Records the frames `chunk` completes in direction `dir`. Call before forwarding the chunk.
   void feed(Direction dir, std::string_view chunk);
-  // The direction ended: what is pending becomes its unterminated tail. Idempotent.
+  // The direction ended: what is pending becomes its unterminated tail (in its side file with
+  // a Spill). Idempotent.
   void close(Direction dir);
 
   const DirectionStats& stats(Direction dir) const { return dir == Direction::client ? client_ : server_; }
@@ -80,11 +111,15 @@ class Tee {
 
  private:
   void on_frame(Direction dir, std::string_view bytes);
+  void on_pending_frame(Direction dir, PendingFrame& frame);
+  void flag_frame(Direction dir, std::uint64_t size, char last, bool valid_utf8);
   void watch_handshake(Direction dir, std::string_view bytes);
+  PendingFrame& pending(Direction dir) { return dir == Direction::client ? client_pending_ : server_pending_; }
 
   FrameSink& sink_;
   std::uint64_t limit_;
-  LineFramer client_framer_, server_framer_;
+  Spill spill_;
+  PendingFrame client_pending_, server_pending_;
   DirectionStats client_, server_;
   std::vector<FlaggedLine> flagged_;
   std::size_t lines_ = 0;
