@@ -2,6 +2,7 @@
 
 #include "msptk/transcript/writer.hpp"
 
+#include <array>
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/value_stack.hpp>
 
@@ -412,13 +413,26 @@ void append_json_string(std::string& out, std::string_view text) {
     append_json_string(out, fixed);
     return;
   }
-  static constexpr char hex[] = "0123456789abcdef";
   out += '"';
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text.data() + run, i - run);
+  append_json_escaped(out, text);
+  out += '"';
+}
+
+void append_json_escaped(std::string& out, std::string_view bytes) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out.reserve(out.size() + bytes.size() + 16);
+  std::size_t run = 0;  // bytes copied as they are go in runs, not one by one
+  // Raw frames are JSON, so quotes come every few bytes: one table look-up per byte.
+  static constexpr auto kEscaped = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = true;
+    t['"'] = t['\\'] = true;
+    return t;
+  }();
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if (!kEscaped[c]) continue;
+    out.append(bytes.data() + run, i - run);
     run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
@@ -431,12 +445,12 @@ void append_json_string(std::string& out, std::string_view text) {
       default:
         out += "\\u00";
         out += hex[c >> 4];
-        out += hex[c & 15];
+        out += hex[c & 0xF];
     }
   }
-  out.append(text.data() + run, text.size() - run);
-  out += '"';
+  out.append(bytes.data() + run, bytes.size() - run);
 }
+
 
 namespace {
 

@@ -1,8 +1,9 @@
 #include "msptk/transcript/writer.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
+
 #include <fmt/format.h>
 
-#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -10,43 +11,6 @@
 #include <unistd.h>
 
 namespace msptk {
-
-namespace {
-
-void append_escaped(std::string& out, std::string_view bytes) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out.reserve(out.size() + bytes.size() + 16);
-  std::size_t run = 0;  // bytes copied as they are go in runs, not one by one
-  // Raw frames are JSON, so quotes come every few bytes: one table look-up per byte.
-  static constexpr auto kEscaped = [] {
-    std::array<bool, 256> t{};
-    for (int c = 0; c < 0x20; ++c) t[static_cast<std::size_t>(c)] = true;
-    t['"'] = t['\\'] = true;
-    return t;
-  }();
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(bytes[i]);
-    if (!kEscaped[c]) continue;
-    out.append(bytes.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 0xF];
-    }
-  }
-  out.append(bytes.data() + run, bytes.size() - run);
-}
-
-}  // namespace
 
 bool is_valid_utf8(std::string_view bytes) {
   const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -164,10 +128,10 @@ std::string canonical_line(Direction dir, std::string_view bytes) {
   line += to_string(dir);
   line += R"(","raw":")";
   if (is_valid_utf8(bytes)) {
-    append_escaped(line, bytes);
+    append_json_escaped(line, bytes);
     line += "\"}";
   } else {
-    append_escaped(line, lossy_utf8(bytes));
+    append_json_escaped(line, lossy_utf8(bytes));
     line += R"(","rawBase64":")";
     line += base64_encode(bytes);
     line += "\"}";

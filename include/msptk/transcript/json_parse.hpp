@@ -108,4 +108,8 @@ void append_json(std::string& out, const boost::json::value& value);
 // A JSON string literal for `text` (quotes and escapes added); `text` must be valid UTF-8.
 void append_json_string(std::string& out, std::string_view text);
 
+// The inside of a JSON string literal for `bytes` (no quotes): `"`, `\` and control bytes
+// escaped, everything else copied in runs. Bytes that are not UTF-8 are copied as they are.
+void append_json_escaped(std::string& out, std::string_view bytes);
+
 }  // namespace msptk
