@@ -74,6 +74,7 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   options.until_eof = cli.until_eof;
   options.verbatim = cli.verbatim;
   playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client, options);
+  if (signals) signals->ignore_after_release({SIGTERM, SIGINT, SIGHUP});  // the verdict is final
   if (signals && report.failure) {
     for (int signo : signals->take())
       report.failure->errors.push_back(fmt::format("received {}", process::signal_name(signo)));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -54,7 +55,10 @@ Result<SignalPipe> SignalPipe::create(const std::vector<int>& signals) {
 }
 
 SignalPipe::SignalPipe(SignalPipe&& other) noexcept
-    : read_fd_(other.read_fd_), signals_(std::move(other.signals_)), previous_(std::move(other.previous_)) {
+    : read_fd_(other.read_fd_),
+      signals_(std::move(other.signals_)),
+      previous_(std::move(other.previous_)),
+      ignored_after_(std::move(other.ignored_after_)) {
   other.read_fd_ = -1;
   other.signals_.clear();
   other.previous_.clear();
@@ -62,7 +66,16 @@ SignalPipe::SignalPipe(SignalPipe&& other) noexcept
 
 SignalPipe::~SignalPipe() {
   if (read_fd_ < 0) return;
-  for (std::size_t i = 0; i < signals_.size(); ++i) ::sigaction(signals_[i], &previous_[i], nullptr);
+  for (std::size_t i = 0; i < signals_.size(); ++i) {
+    if (std::find(ignored_after_.begin(), ignored_after_.end(), signals_[i]) != ignored_after_.end()) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      ::sigaction(signals_[i], &ignore, nullptr);
+    } else {
+      ::sigaction(signals_[i], &previous_[i], nullptr);
+    }
+  }
   const int write_fd = g_write_fd.exchange(-1);
   if (write_fd >= 0) ::close(write_fd);
   ::close(read_fd_);

@@ -28,12 +28,17 @@ class SignalPipe {
   int fd() const { return read_fd_; }
   // The signals delivered since the last call, in delivery order (empty when none).
   std::vector<int> take();
+  // Once the verdict is final: on destruction these signals get SIG_IGN instead of their
+  // previous disposition, so a stop request arriving while msptk exits (a client sending
+  // SIGTERM once it has every answer) cannot turn a written report into a death by signal.
+  void ignore_after_release(std::vector<int> signals) { ignored_after_ = std::move(signals); }
 
  private:
   SignalPipe() = default;
   int read_fd_ = -1;
   std::vector<int> signals_;
   std::vector<struct sigaction> previous_;
+  std::vector<int> ignored_after_;
 };
 
 class SigpipeIgnored {
