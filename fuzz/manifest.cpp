@@ -7,6 +7,7 @@
 #include "fuzz_support.hpp"
 
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/manifest.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ManifestParse first = parse_manifest(value);
   for (const ManifestProblem& p : first.problems) {
     MSPTK_FUZZ_CHECK(!p.rule.empty() && !p.message.empty(), "a problem without rule or message: {}", p.member);
-    MSPTK_FUZZ_CHECK(line_of_member(text, p.member) >= 1, "line_of_member below 1");
+    MSPTK_FUZZ_CHECK(line_of_path(text, p.member) >= 1, "line_of_path below 1");
   }
   const json::value written = first.manifest.to_json();
   const std::string written_text = pretty(written);

@@ -3,6 +3,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include <boost/json.hpp>
 
@@ -110,11 +111,11 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
   if (!doc.is_object()) return broken(file, 1, "ledger.document", "the ledger is not a JSON object");
   const json::object& top = doc.get_object();
   if (const json::value* kind = top.if_contains("kind"); kind && !(kind->is_string() && *kind == "mspChangelog"))
-    return broken(file, line_of_member(text, "kind"), "ledger.document",
+    return broken(file, line_of_path(text, "kind"), "ledger.document",
                   fmt::format("kind is {}, expected \"mspChangelog\"", serialize_json(*kind)));
   const json::value* list = top.if_contains("acknowledgments");
   if (!list || !list->is_array())
-    return broken(file, list ? line_of_member(text, "acknowledgments") : 1, "ledger.document",
+    return broken(file, list ? line_of_path(text, "acknowledgments") : 1, "ledger.document",
                   "the ledger has no \"acknowledgments\" array");
   const std::vector<std::size_t> lines = entry_lines(text);
   const json::array& entries = list->get_array();

@@ -5,6 +5,7 @@
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/playback/replay_render.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/validator/validator.hpp"
 
@@ -74,7 +75,7 @@ std::optional<Error> partial_justification(const Scenario& scenario) {
   for (const ManifestProblem& p : scenario.manifest_problems) {
     if (!p.member.starts_with("regenerationJustification")) continue;
     std::size_t line = 1;
-    if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, "regenerationJustification");
+    if (auto text = read_file(*scenario.files.manifest)) line = line_of_path(*text, p.member);
     return Error{ErrorKind::conformance,
                  fmt::format("{}: a partial regenerationJustification waives nothing, so regen writes nothing (it "
                              "needs non-empty cite, rationale and trackingIssue)",

@@ -5,6 +5,7 @@
 #include "msptk/maintenance/render.hpp"
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include <boost/json.hpp>
 
@@ -40,12 +41,12 @@ Result<std::string> with_fingerprint(std::string_view text, std::string_view fin
   const auto n = std::count_if(scan.members.begin(), scan.members.end(),
                                [](const playback::MemberToken& t) { return t.name == "fingerprint"; });
   if (n != 1)
-    return Error::malformed(file, line_of_member(text, "fingerprint"), "manifest.fingerprint",
+    return Error::malformed(file, line_of_path(text, "fingerprint"), "manifest.fingerprint",
                             n == 0 ? "no top-level \"fingerprint\" member to rewrite"
                                    : "\"fingerprint\" appears more than once: which pin is meant is ambiguous");
   const std::string_view token = *scan.token(text, "fingerprint");
   if (token.empty() || token.front() != '"')
-    return Error::malformed(file, line_of_member(text, "fingerprint"), "manifest.fingerprint",
+    return Error::malformed(file, line_of_path(text, "fingerprint"), "manifest.fingerprint",
                             "the fingerprint is not a string");
   return *playback::splice_member(text, "fingerprint", serialize_json(json::string(fingerprint)));
 }

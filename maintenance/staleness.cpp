@@ -2,6 +2,7 @@
 #include "msptk/maintenance/staleness.hpp"
 
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include <boost/json.hpp>
 
@@ -92,7 +93,7 @@ Result<StalenessReport> check_staleness(const StalenessOptions& options) {
     auto f = fingerprint_of(pin.manifest, false);
     if (!f) return f.error();
     pin.fingerprint = *f;
-    pin.line = line_of_member(*text, "fingerprint");
+    pin.line = line_of_path(*text, "fingerprint");
     if (pin.fingerprint == report.stable_fingerprint) {
       pin.state = PinState::current;
     } else if (const Acknowledgment* a =

@@ -1,6 +1,7 @@
 #include "msptk/normalizer/mask.hpp"
 
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include <fmt/format.h>
 
@@ -20,27 +21,26 @@ bool MaskSpec::declares(std::string_view path) const {
   return std::any_of(declared.begin(), declared.end(), [&](const JsonPath& p) { return p.text() == path; });
 }
 
+std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std::string_view text) {
+  if (auto parsed = JsonPath::parse(text); !parsed) return EntryRefusal{"manifest.normalize-path", parsed.error().message};
+  if (registry.contains(text)) return std::nullopt;
+  std::string allowed;
+  for (const JsonPath& p : registry.paths()) allowed += (allowed.empty() ? "" : ", ") + p.text();
+  return EntryRefusal{"manifest.normalize-registry",
+                      fmt::format("normalize path \"{}\" is not in the registry of allowed paths ({}); undeclared "
+                                  "normalization is refused, extend the registry with --registry FILE",
+                                  text, allowed)};
+}
+
 Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std::string>& manifest_paths,
                                 const std::string& manifest_file, std::size_t manifest_line,
                                 const std::vector<std::string>& explicit_paths, MaskMode mode) {
   MaskSpec spec;
   spec.mode = mode;
   for (const std::string& text : manifest_paths) {
-    auto path = JsonPath::parse(text);
-    if (!path) {
-      Error error = path.error();
-      error.file = manifest_file;
-      error.line = manifest_line;
-      error.rule = "manifest.normalize";
-      return error;
-    }
-    if (!registry.contains(text)) {
-      return Error::malformed(manifest_file, manifest_line, "manifest.normalize",
-                              fmt::format("normalize path \"{}\" is not in the registry of allowed paths "
-                                          "(extend it with --registry FILE)",
-                                          text));
-    }
-    if (!spec.declares(text)) spec.declared.push_back(std::move(*path));
+    if (auto refused = refuse_normalize_entry(registry, text))
+      return Error::malformed(manifest_file, manifest_line, std::move(refused->rule), std::move(refused->message));
+    if (!spec.declares(text)) spec.declared.push_back(*JsonPath::parse(text));
   }
   for (const std::string& text : explicit_paths) {
     auto path = JsonPath::parse(text);
@@ -154,11 +154,18 @@ Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& registr
   if (scenario.files.manifest) {
     manifest_file = scenario.files.manifest->string();
     declared = scenario.manifest.normalize;
-    if (auto text = read_file(*scenario.files.manifest)) manifest_line = line_of_member(*text, "normalize");
+    auto read = read_file(*scenario.files.manifest);
+    const std::string text = read ? std::move(*read) : std::string();
+    manifest_line = line_of_path(text, "normalize");
     for (const ManifestProblem& problem : scenario.manifest_problems) {
-      if (problem.member.starts_with("normalize") && problem.rule != "manifest.required") {
-        return Error::malformed(manifest_file, manifest_line, problem.rule, problem.message);
-      }
+      if (problem.member.starts_with("normalize") && problem.rule != "manifest.required")
+        return Error::malformed(manifest_file, line_of_path(text, problem.member), problem.rule, problem.message);
+    }
+    // Each entry refused on its own line, as validate says it.
+    for (std::size_t i = 0; i < declared.size(); ++i) {
+      if (auto refused = refuse_normalize_entry(registry, declared[i]))
+        return Error::malformed(manifest_file, line_of_path(text, fmt::format("normalize[{}]", i)),
+                                std::move(refused->rule), std::move(refused->message));
     }
   }
   return make_mask_spec(registry, declared, manifest_file, manifest_line, explicit_paths, mode);

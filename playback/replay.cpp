@@ -7,6 +7,7 @@
 #include "msptk/playback/serve_fixture.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
 
@@ -29,7 +30,7 @@ Result<void> check_manifest(const Scenario& scenario) {
     const std::string& m = problem.member;
     if (!m.starts_with("serverConfig") && !m.starts_with("seeds") && m != "provenance") continue;
     std::size_t line = 1;
-    if (auto text = read_file(*scenario.files.manifest)) line = line_of_member(*text, m.substr(0, m.find_first_of(".[")));
+    if (auto text = read_file(*scenario.files.manifest)) line = line_of_path(*text, m);
     return Error::malformed(file, line, problem.rule, problem.message);
   }
   return {};

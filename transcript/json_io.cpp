@@ -128,11 +128,4 @@ Result<void> write_file_atomic(const std::filesystem::path& path, std::string_vi
   return {};
 }
 
-std::size_t line_of_member(std::string_view text, std::string_view member) {
-  const std::string needle = fmt::format("\"{}\"", member);
-  std::size_t pos = text.find(needle);
-  if (pos == std::string_view::npos) return 1;
-  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
-}
-
 }  // namespace msptk

@@ -1,7 +1,8 @@
 #include "manifest_rules.hpp"
 
-#include "json_locate.hpp"
+#include "msptk/normalizer/mask.hpp"
 #include "msptk/normalizer/path.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include <fmt/format.h>
@@ -29,17 +30,8 @@ void check_manifest(const ManifestContext& ctx, std::vector<Finding>& out) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (!paths[i].is_string()) continue;  // manifest.type, reported above
       const std::string member = fmt::format("normalize[{}]", i);
-      const std::string_view text = paths[i].get_string();
-      if (auto parsed = JsonPath::parse(text); !parsed) {
-        add(member, "manifest.normalize-path", parsed.error().message);
-      } else if (!ctx.registry->contains(text)) {
-        std::string allowed;
-        for (const JsonPath& p : ctx.registry->paths()) allowed += (allowed.empty() ? "" : ", ") + p.text();
-        add(member, "manifest.normalize-registry",
-            fmt::format("normalize path \"{}\" is not in the registry of allowed paths ({}); undeclared normalization "
-                        "is refused, extend the registry with --registry FILE",
-                        text, allowed));
-      }
+      if (auto refused = refuse_normalize_entry(*ctx.registry, paths[i].get_string()))
+        add(member, std::move(refused->rule), std::move(refused->message));
     }
   }
   const json::value* source = obj->if_contains("source");

@@ -1,7 +1,7 @@
 #include "msptk/validator/validator.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
-#include "json_locate.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "manifest_rules.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "transcript_rules.hpp"
@@ -90,7 +90,7 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
       if (!ctx.schema) {
         ctx.schema = &options.bundles->stable();
         manifest_findings.push_back(Finding{
-            Severity::note, files->manifest->string(), detail::line_of_path(text, "fingerprint"), "manifest.bundle",
+            Severity::note, files->manifest->string(), line_of_path(text, "fingerprint"), "manifest.bundle",
             fmt::format("no bundle under {} has fingerprint {}: validated against the stable bundle {}",
                         options.bundles->dir(), pin.empty() ? "(none)" : pin, ctx.schema->file())});
       }
@@ -129,9 +129,9 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
       const json::object* obj = value.if_object();
       const json::value* scenario = obj ? obj->if_contains("scenario") : nullptr;
       if (scenario && is_json_string(*scenario)) facts->scenario = std::string(scenario->get_string());
-      facts->scenario_line = detail::line_of_path(text, "scenario");
+      facts->scenario_line = line_of_path(text, "scenario");
       facts->fingerprint = parse->manifest.fingerprint;
-      facts->fingerprint_line = detail::line_of_path(text, "fingerprint");
+      facts->fingerprint_line = line_of_path(text, "fingerprint");
       facts->fingerprint_ok = true;
       for (const ManifestProblem& p : parse->problems)
         if (p.member == "fingerprint") facts->fingerprint_ok = false;

@@ -73,7 +73,7 @@ TEST(MaskSpec, RefusesPathsOutsideTheRegistry) {
   EXPECT_EQ(manifest.error().kind, ErrorKind::malformed);
   EXPECT_EQ(manifest.error().file, "m/manifest.json");
   EXPECT_EQ(manifest.error().line, 12u);
-  EXPECT_EQ(manifest.error().rule, "manifest.normalize");
+  EXPECT_EQ(manifest.error().rule, "manifest.normalize-registry");
 
   auto flag = make_mask_spec(Registry::builtin(), {}, "", 0, {"params.sessionId"}, MaskMode::unify);
   ASSERT_FALSE(flag);

@@ -1,5 +1,6 @@
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
@@ -320,6 +321,33 @@ TEST(Transcript, LinesOverTheCapAreSkippedWithAnErrorNamingTheLine) {
   ASSERT_TRUE(l6 && *l6);
   EXPECT_FALSE(reader->facts().lf_terminated);
   EXPECT_FALSE(reader->next());
+}
+
+TEST(JsonLocate, FindsMembersElementsAndTheirParents) {
+  const std::string text = "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": [\n      {\"d\": 1},\n      {\n        \"d\": 2\n      }\n    ]\n  }\n}\n";
+  EXPECT_EQ(line_of_path(text, ""), 1u);
+  EXPECT_EQ(line_of_path(text, "a"), 2u);
+  EXPECT_EQ(line_of_path(text, "b.c"), 4u);
+  EXPECT_EQ(line_of_path(text, "b.c[0].d"), 5u);
+  EXPECT_EQ(line_of_path(text, "b.c[1].d"), 7u);
+  EXPECT_EQ(line_of_path(text, "b.c[1].missing"), 6u);  // the object it belongs in
+  EXPECT_EQ(line_of_path(text, "zzz"), 1u);
+  EXPECT_EQ(line_of_path("{\"s\": \"a\\\"b\",\n\"t\": 1}", "t"), 2u);  // escaped quotes
+  EXPECT_EQ(line_of_path("{\"a\": [1, 2", "a[1]"), 1u);                 // truncated text
+}
+
+TEST(JsonLocate, DeepNestingOffThePathUsesNoStack) {
+  // A million levels beside the member: skipped without recursion (the member is found after).
+  std::string text = "{\"deep\": " + std::string(1'000'000, '[') + std::string(1'000'000, ']') + ",\n\"t\": 1}";
+  EXPECT_EQ(line_of_path(text, "t"), 2u);
+  EXPECT_EQ(line_of_path(std::string(1'000'000, '['), "a[0]"), 1u);  // unclosed, off the path
+  EXPECT_EQ(line_of_path("{\"a\": \"x\"\n, \"b\": [\"]\", {\"c\": 1}],\n\"t\": 2}", "t"), 3u);  // brackets in strings
+}
+
+TEST(JsonLocate, TopLevelMemberNotANestedOneOfTheSameName) {
+  const std::string text = "{\n  \"capture\": {\"fingerprint\": \"x\"},\n  \"fingerprint\": \"y\"\n}";
+  EXPECT_EQ(line_of_path(text, "fingerprint"), 3u);
+  EXPECT_EQ(line_of_path(text, "capture.fingerprint"), 2u);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-#include "../../validator/json_locate.hpp"
+#include "msptk/normalizer/mask.hpp"
 #include "msptk/transcript/manifest.hpp"
+#include "msptk/transcript/scenario.hpp"
 #include "msptk/validator/render.hpp"
 #include "msptk/validator/rules.hpp"
 #include "msptk/validator/validator.hpp"
@@ -56,6 +57,45 @@ fs::path make_scenario(const fs::path& parent, const std::string& name, const st
   test::write_text(parent / name / "transcript.ndjson", transcript);
   EXPECT_TRUE(write_manifest(parent / name / "manifest.json", small_manifest(name)));
   return parent / name;
+}
+
+// validate and the verbs that refuse a bad normalize list (diff, normalize, serve-fixture,
+// replay: mask_spec_for) name the same line and rule for the same manifest problem.
+TEST(Validator, NamesTheSameLineAndRuleAsDiffForABadNormalizeList) {
+  TempDir tmp;
+  const std::vector<std::string> normalize_members = {
+      "\"normalize\": [\n    \"id\",\n    \"params.commandId\",\n    \"params.sessionId\"\n  ]",  // unregistered, 3rd
+      "\"normalize\": [\n    \"id\",\n\n    \"not a [path\"\n  ]",                             // not a path
+      "\"normalize\": [\n    \"id\",\n    7\n  ]",                                             // not a string
+      "\"normalize\":\n\n   \"id\"",                                                           // not a list
+  };
+
+  for (const std::string& member : normalize_members) {
+    SCOPED_TRACE(member);
+    const fs::path dir = make_scenario(tmp.path(), "s");
+    std::string text = test::read_text(dir / "manifest.json");
+    const std::size_t at = text.find("\"normalize\"");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, text.find(']', at) + 1 - at, member);
+    // Something before it on more lines, so that the first mention of "normalize" is elsewhere.
+    text.insert(1, "\n  \"x-notes\": {\"normalize\": \"mentioned\"},\n");
+    test::write_text(dir / "manifest.json", text);
+
+    const ScenarioReport report = validate_scenario(dir, {});
+    const Finding* finding = nullptr;
+    for (const Finding& f : report.findings)
+      if (f.severity == Severity::error && f.rule.starts_with("manifest.")) finding = finding ? finding : &f;
+    ASSERT_NE(finding, nullptr);
+    auto scenario = load_scenario(dir);
+    ASSERT_TRUE(scenario);
+    auto spec = mask_spec_for(*scenario, Registry::builtin(), {}, MaskMode::unify);
+    ASSERT_FALSE(spec);
+    EXPECT_EQ(spec.error().line, finding->line);
+    EXPECT_EQ(spec.error().rule, finding->rule);
+    EXPECT_EQ(spec.error().message, finding->message);
+    EXPECT_GT(finding->line, 3u);
+    fs::remove_all(dir);
+  }
 }
 
 TEST(Validator, PublicCorpusValidatesWithoutErrors) {
@@ -247,19 +287,6 @@ TEST(ValidationReport, JsonRendererCarriesTheFindings) {
   EXPECT_EQ(finding.at("rule").as_string(), "frame.json");
   EXPECT_EQ(finding.at("line").as_int64(), 2);
   EXPECT_EQ(doc.at("scenarios").at(0).at("status").as_string(), "failed");
-}
-
-TEST(JsonLocate, FindsMembersElementsAndTheirParents) {
-  const std::string text = "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": [\n      {\"d\": 1},\n      {\n        \"d\": 2\n      }\n    ]\n  }\n}\n";
-  EXPECT_EQ(detail::line_of_path(text, ""), 1u);
-  EXPECT_EQ(detail::line_of_path(text, "a"), 2u);
-  EXPECT_EQ(detail::line_of_path(text, "b.c"), 4u);
-  EXPECT_EQ(detail::line_of_path(text, "b.c[0].d"), 5u);
-  EXPECT_EQ(detail::line_of_path(text, "b.c[1].d"), 7u);
-  EXPECT_EQ(detail::line_of_path(text, "b.c[1].missing"), 6u);  // the object it belongs in
-  EXPECT_EQ(detail::line_of_path(text, "zzz"), 1u);
-  EXPECT_EQ(detail::line_of_path("{\"s\": \"a\\\"b\",\n\"t\": 1}", "t"), 2u);  // escaped quotes
-  EXPECT_EQ(detail::line_of_path("{\"a\": [1, 2", "a[1]"), 1u);                 // truncated text
 }
 
 schema::Bundle tiny_bundle() {

@@ -44,6 +44,16 @@ struct MaskSpec {
   bool declares(std::string_view path) const;
 };
 
+// Why a manifest's normalize entry `text` cannot be used: it is not a path (rule
+// manifest.normalize-path) or not in the registry (manifest.normalize-registry, "undeclared
+// normalization is refused"); nullopt when it can. `validate` and every verb that reads a
+// manifest refuse an entry with these same words.
+struct EntryRefusal {
+  std::string rule;
+  std::string message;
+};
+std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std::string_view text);
+
 // Builds a MaskSpec from a manifest's normalize list and explicit paths, refusing any path
 // that is not in the registry ("undeclared normalization is refused"). A bad manifest path is
 // a `malformed` error naming `manifest_file` and `manifest_line` (rule manifest.normalize); a

@@ -28,8 +28,4 @@ std::string pretty(const boost::json::value& value);
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view contents,
                                std::filesystem::perms perms);
 
-// The 1-based line on which `"member"` first appears in `text` (1 when absent): lets
-// findings about a manifest member point at its line.
-std::size_t line_of_member(std::string_view text, std::string_view member);
-
 }  // namespace msptk

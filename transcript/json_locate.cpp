@@ -1,10 +1,12 @@
-#include "json_locate.hpp"
+#include "msptk/transcript/json_locate.hpp"
+
+#include <algorithm>
 
 #include <charconv>
 #include <string>
 #include <vector>
 
-namespace msptk::detail {
+namespace msptk {
 
 namespace {
 
@@ -80,9 +82,47 @@ class Scanner {
     }
   }
 
+  // Skips one value that is off the path without recursing: a string is read whole, a scalar
+  // up to its delimiter, a container by counting brackets (the text need not be well-formed).
+  void skip_value() {
+    skip_ws();
+    if (pos_ >= text_.size()) return;
+    if (at('"')) {
+      string();
+      return;
+    }
+    if (!at('{') && !at('[')) {
+      while (pos_ < text_.size() && std::string_view(",}] \t\r\n").find(text_[pos_]) == std::string_view::npos) ++pos_;
+      return;
+    }
+    std::size_t open = 0;
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (c == '"') {
+        string();
+        continue;
+      }
+      if (c == '\n') {
+        ++line_;
+      } else if (c == '{' || c == '[') {
+        ++open;
+      } else if (c == '}' || c == ']') {
+        if (--open == 0) {
+          ++pos_;
+          return;
+        }
+      }
+      ++pos_;
+    }
+  }
+
   void value(bool on_track, std::size_t depth) {
     skip_ws();
     if (pos_ >= text_.size()) return;
+    if (!on_track) {
+      skip_value();
+      return;
+    }
     if (at('{')) {
       ++pos_;
       while (true) {
@@ -136,4 +176,4 @@ std::size_t line_of_path(std::string_view text, std::string_view path) {
   return Scanner(text, split_path(path)).run();
 }
 
-}  // namespace msptk::detail
+}  // namespace msptk

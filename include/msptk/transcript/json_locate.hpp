@@ -1,0 +1,20 @@
+// The line of a place in a JSON document's text. Boost.JSON keeps no positions, so findings
+// and errors about a manifest member ("serverConfig.frameLimitBytes", "normalize[2]") find
+// its line with this small structural scanner over the text (strings, objects, arrays;
+// scalars skipped). Every verb that names a manifest line uses it, so `validate`, `diff`,
+// `replay` and the maintenance verbs point at the same line for the same problem.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace msptk {
+
+// The 1-based line of the member or element `path` ("serverConfig.frameLimitBytes",
+// "source[2].lines", "normalize[0]"; "" is the document). When `path` is absent, the line of
+// the deepest part of it that is present (the object a missing member belongs in); 1 when the
+// text is not JSON enough to tell. Stack use is bounded by the path's length, not by how deep
+// the text nests.
+std::size_t line_of_path(std::string_view text, std::string_view path);
+
+}  // namespace msptk
