@@ -1,6 +1,7 @@
-// msptk regen --transcript DIR [--timeout-ms T] -- HOST [ARGS...]: regenerate a scenario from
+// msptk regen --transcript DIR [--timeout-ms T] [--hermetic ...] -- HOST [ARGS...]: regenerate a scenario from
 // a live host, rewriting it only when the capture is equivalent or the manifest justifies the
 // divergence (maintenance/regen.hpp).
+#include "environment_options.hpp"
 #include "verbs.hpp"
 
 #include "msptk/maintenance/regen.hpp"
@@ -14,6 +15,8 @@ namespace {
 struct RegenCli {
   std::string scenario;
   int timeout_ms = 10000;
+  int close_timeout_ms = 5000;
+  process::EnvironmentOptions environment;
   std::string registry;
   std::vector<std::string> host;
 };
@@ -23,6 +26,10 @@ int run_regen(const RegenCli& cli, Streams io) {
   options.scenario = cli.scenario;
   options.host_argv = cli.host;
   options.timeout_ms = cli.timeout_ms;
+  options.close_timeout_ms = cli.close_timeout_ms;
+  auto plan = environment_plan(cli.environment);
+  if (!plan) return report_error(io, plan.error());
+  options.environment = std::move(*plan);
   if (!cli.registry.empty()) {
     if (auto extended = options.registry.extend_from_file(cli.registry); !extended)
       return report_error(io, extended.error());
@@ -40,9 +47,9 @@ Runner setup_regen(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "regen", "Regenerate a scenario from HOST: replay its client side while recording (use -- before HOST)");
   sub->footer(
-      "HOST is started with the manifest's pins, as replay does. A byte-identical capture leaves the files untouched;\n"
-      "one equivalent under the manifest's normalize list replaces transcript.ndjson (provenance becomes\n"
-      "host-generated). A divergent capture prints the path-level diff and \"host wrong or fixture wrong?\" and is\n"
+      "HOST is started with the manifest's pins, as replay does (--hermetic: in a fresh environment, as record\n"
+      "--hermetic). A byte-identical capture leaves the files untouched; one equivalent under the manifest's normalize\n"
+      "list replaces transcript.ndjson (provenance becomes host-generated; `capture` says how the host ran). A divergent capture prints the path-level diff and \"host wrong or fixture wrong?\" and is\n"
       "written only when the manifest carries a complete regenerationJustification (cite, rationale, trackingIssue;\n"
       "no option waives this). A partial justification fails before anything runs. sdk-tolerance scenarios are\n"
       "refused. The rewrite is atomic (new folder contents, then one exchanging rename).\n\n"
@@ -53,6 +60,11 @@ Runner setup_regen(CLI::App& app) {
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long to wait for each expected server frame")
       ->default_val(10000)
       ->type_name("T");
+  sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
+                  "How long HOST may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
+      ->default_val(5000)
+      ->type_name("MS");
+  add_environment_options(*sub, cli->environment);
   sub->add_option("--registry", cli->registry, "Extend the registry of allowed normalize paths (a JSON array)")
       ->type_name("FILE");
   sub->add_option("HOST", cli->host, "HOST [ARGS...]: the host command, spawned without a shell")->required();

@@ -6,6 +6,7 @@
 #include "msptk/playback/replay_render.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/json_locate.hpp"
+#include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/validator/validator.hpp"
 
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <sstream>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -111,13 +113,22 @@ Result<void> stage(const fs::path& scenario, const fs::path& staged, const std::
   return {};
 }
 
-// The manifest text with `provenance` set to host-generated, every other byte kept.
-Result<std::string> host_generated(const std::string& text, const std::string& file) {
+// The manifest text with `provenance` set to host-generated and `capture` set to the
+// recording's (how this host ran: recorder, environment, exit), every other byte kept.
+Result<std::string> host_generated(const std::string& text, const std::string& file,
+                                   const std::optional<boost::json::object>& capture) {
   const playback::MemberScan scan = playback::scan_members(text);
   auto token = scan.token(text, "provenance");
   if (!token) return Error::malformed(file, 1, "manifest.provenance", "no provenance member to set to host-generated");
-  if (*token == "\"host-generated\"") return text;
-  return *playback::splice_member(text, "provenance", "\"host-generated\"");
+  std::string out = *token == "\"host-generated\"" ? text : *playback::splice_member(text, "provenance", "\"host-generated\"");
+  if (capture) {
+    std::ostringstream value;
+    write_pretty(value, *capture, 2);
+    auto with = playback::set_member(out, "capture", value.str());
+    if (!with) return Error::malformed(file, 1, "manifest.capture", "cannot set the capture member");
+    out = std::move(*with);
+  }
+  return out;
 }
 
 }  // namespace
@@ -154,6 +165,8 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
   replay.host_argv = options.host_argv;
   replay.record_dir = capture;
   replay.timeout_ms = options.timeout_ms;
+  replay.close_timeout_ms = options.close_timeout_ms;
+  replay.environment = options.environment;
   replay.registry = options.registry;
   replay.keep_going = true;
   auto run = replay_scenario(replay, env);
@@ -197,7 +210,12 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
 
   auto manifest_text = read_file(*scenario->files.manifest);
   if (!manifest_text) return manifest_text.error();
-  auto manifest = host_generated(*manifest_text, scenario->files.manifest->string());
+  std::optional<boost::json::object> capture_info;
+  if (auto recorded = read_manifest(capture / "manifest.json"); recorded && recorded->manifest.capture) {
+    capture_info = *recorded->manifest.capture;
+    (*capture_info)["recorder"] = "msptk regen";
+  }
+  auto manifest = host_generated(*manifest_text, scenario->files.manifest->string(), capture_info);
   if (!manifest) return manifest.error();
   const fs::path staged = staging->dir() / "scenario";
   if (auto ok = stage(dir, staged, *captured, *manifest); !ok) return ok.error();

@@ -170,4 +170,19 @@ std::optional<std::string> splice_member(std::string_view text, std::string_view
   return out;
 }
 
+std::optional<std::string> set_member(std::string_view text, std::string_view name, std::string_view token) {
+  const MemberScan scan = scan_members(text);
+  if (scan.find(name)) return splice_member(text, name, token);
+  if (!scan.object || !scan.closed || scan.malformed || scan.members.empty()) return std::nullopt;
+  const std::size_t at = scan.members.back().value_end;
+  std::string quoted;
+  append_json_escaped(quoted, name);
+  std::string out;
+  out.reserve(text.size() + quoted.size() + token.size() + 8);
+  out.append(text.substr(0, at));
+  out.append(",\n  \"").append(quoted).append("\": ").append(token);
+  out.append(text.substr(at));
+  return out;
+}
+
 }  // namespace msptk::playback

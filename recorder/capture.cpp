@@ -103,6 +103,8 @@ json::object capture_json(const CaptureInfo& info) {
   }
   out["redaction"] = json::object{
       {"paths", std::move(paths)}, {"distinctValues", distinct}, {"warnings", std::move(warnings)}};
+  if (info.wire_log) out["wireLog"] = json::object{{"file", *info.wire_log}, {"chunks", info.wire_log_chunks}};
+  else out["wireLog"] = nullptr;
   return out;
 }
 

@@ -187,6 +187,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   }
   CaptureInfo info;
   info.redactor = &*redactor;
+  if (wire_log) info.wire_log = options.wire_log.string();
   info.host_argv = expand_placeholders(options.host_argv, options);
   auto host_env = process::HostEnvironment::prepare(options.environment, info.host_argv.front(),
                                                     pinned_environment(options));
@@ -246,6 +247,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   info.stop.group_outlived_host = session->group_outlived_host;
   info.stop.stop_signals = session->stop_signals;
   info.client_gone = session->client_gone;
+  if (wire_log) info.wire_log_chunks = wire_log->chunks();
   if (tee.fingerprint()) {
     manifest.fingerprint = *tee.fingerprint();
     info.fingerprint_source = "initialize";

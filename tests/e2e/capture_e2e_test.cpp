@@ -135,6 +135,49 @@ TEST(CaptureE2E, HermeticHostSeesAFreshHomeAndOnlyTheGivenVariables) {
     EXPECT_EQ(manifest_text.find(value), std::string::npos) << "the manifest holds the value " << value;
 }
 
+// regen --hermetic starts the host as replay --hermetic does, and the regenerated manifest's
+// `capture` says how it ran (never a value).
+TEST(CaptureE2E, RegenStartsAHermeticHostAndTheManifestSaysSo) {
+  TempDir tmp;
+  ScopedEnv leak("MSPTK_E2E_LEAK", "from-the-developer-machine");
+  Recording golden = record(tmp, account_session(), {});
+  ASSERT_EQ(golden.run.exit.code, 0) << golden.run.err;
+  // The golden server frame with its members in another order: the host's capture is then
+  // equivalent, not identical, and regen rewrites the scenario.
+  std::vector<WireFrame> frames = read_wire_frames(golden.dir / "transcript.ndjson");
+  ASSERT_GE(frames.size(), 2u);
+  const std::string head = R"({"jsonrpc":"2.0","id":1,)";
+  ASSERT_EQ(frames[1].second.rfind(head, 0), 0u) << frames[1].second;
+  frames[1].second = R"({"id":1,"jsonrpc":"2.0",)" + frames[1].second.substr(head.size());
+  write_transcript(golden.dir / "transcript.ndjson", frames);
+
+  const fs::path host_report = tmp / "regen-host.json";
+  CommandRun regen = run_command({msptk_bin(), "regen", "--transcript", golden.dir.string(), "--hermetic", "--env",
+                                  "GIVEN=secret-value-1", "--", fake_host_bin(), "--transcript",
+                                  (tmp / "script.ndjson").string(), "--report", host_report.string()});
+  EXPECT_EQ(regen.exit.code, 0) << regen.out << regen.err;
+  EXPECT_NE(regen.out.find("equivalent"), std::string::npos) << regen.out;
+  const json::object host = read_json_object(host_report);
+  const json::object& environment = host.at("environment").as_object();
+  EXPECT_FALSE(environment.contains("MSPTK_E2E_LEAK"));
+  EXPECT_EQ(environment.at("GIVEN"), "secret-value-1");
+  EXPECT_EQ(environment.at("TZ"), "UTC");
+  EXPECT_EQ(environment.at("LC_ALL"), "C.UTF-8");
+  EXPECT_NE(std::string(environment.at("HOME").as_string()), std::string(std::getenv("HOME") ? std::getenv("HOME") : ""));
+
+  auto regenerated = read_manifest(golden.dir / "manifest.json");
+  ASSERT_TRUE(regenerated) << regenerated.error().render();
+  EXPECT_TRUE(regenerated->problems.empty());
+  EXPECT_EQ(regenerated->manifest.provenance, "host-generated");
+  ASSERT_TRUE(regenerated->manifest.capture);
+  EXPECT_EQ(regenerated->manifest.capture->at("recorder"), "msptk regen");
+  EXPECT_EQ(regenerated->manifest.capture->at("environment").at("mode"), "hermetic");
+  EXPECT_EQ(regenerated->manifest.capture->at("environment").at("variables"), (json::array{"GIVEN"}));
+  EXPECT_EQ(test::read_text(golden.dir / "manifest.json").find("secret-value-1"), std::string::npos);
+  CommandRun validate = run_command({msptk_bin(), "validate", golden.dir.string()});
+  EXPECT_EQ(validate.exit.code, 0) << validate.out << validate.err;
+}
+
 TEST(CaptureE2E, WithoutHermeticTheEnvironmentIsInheritedAndSaysSo) {
   TempDir tmp;
   ScopedEnv leak("MSPTK_E2E_LEAK", "inherited");
@@ -142,6 +185,7 @@ TEST(CaptureE2E, WithoutHermeticTheEnvironmentIsInheritedAndSaysSo) {
   EXPECT_EQ(r.run.exit.code, 0) << r.run.err;
   EXPECT_EQ(env_of(r, "MSPTK_E2E_LEAK"), "inherited");
   EXPECT_EQ(env_of(r, "EXTRA"), "1");
+  EXPECT_TRUE(r.manifest.capture->at("wireLog").is_null());
   const json::object& environment = r.manifest.capture->at("environment").as_object();
   EXPECT_EQ(environment.at("mode"), "inherited");
   EXPECT_EQ(environment.at("hermetic"), false);
@@ -252,6 +296,14 @@ TEST(CaptureE2E, WireLogRebuildsTheTranscriptsFrames) {
                        {"--chunk", "5", "--pause-us", "200"});
   EXPECT_EQ(r.run.exit.code, 0) << r.run.err;
   expect_bytes_transparent(r);
+  // The manifest says where the wire log went and how many chunks it holds.
+  ASSERT_TRUE(r.manifest.capture);
+  const json::object& logged = r.manifest.capture->at("wireLog").as_object();
+  EXPECT_EQ(logged.at("file"), wire.c_str());
+  std::size_t lines = 0;
+  for (char c : test::read_text(wire)) lines += c == '\n';
+  EXPECT_EQ(logged.at("chunks"), lines);
+  EXPECT_GT(lines, account_session().size());
 
   CommandRun check = run_command({msptk_bin(), "wire-log", wire.string(), "--check", r.dir.string()});
   EXPECT_EQ(check.exit.code, 0) << check.out << check.err;

@@ -161,7 +161,18 @@ TEST(Regen, AnEquivalentCaptureReplacesTheTranscriptAndBecomesHostGenerated) {
   EXPECT_NE(test::read_text(s / "transcript.ndjson").find("sess-B"), std::string::npos);
   std::string expected = manifest;
   expected.replace(expected.find("\"hand-authored\""), 15, "\"host-generated\"");
-  EXPECT_EQ(test::read_text(s / "manifest.json"), expected);  // only the provenance token changed
+  // The provenance token changed and `capture` came after the last member; nothing else moved.
+  const std::string written = test::read_text(s / "manifest.json");
+  const std::size_t last = expected.rfind('"') + 1;  // the end of the last member's value
+  EXPECT_EQ(written.substr(0, last), expected.substr(0, last));
+  EXPECT_EQ(written.substr(last, 16), ",\n  \"capture\": {");
+  EXPECT_TRUE(written.ends_with("\n  }\n}\n")) << written;
+  auto reread = read_manifest(s / "manifest.json");
+  ASSERT_TRUE(reread);
+  EXPECT_TRUE(reread->problems.empty());
+  ASSERT_TRUE(reread->manifest.capture);
+  EXPECT_EQ(reread->manifest.capture->at("recorder"), "msptk regen");
+  EXPECT_EQ(reread->manifest.capture->at("environment").at("mode"), "inherited");
   EXPECT_EQ(test::read_text(s / "records.jsonl"), "{\"kept\":true}\n");
   expect_no_leftovers(s);
 }

@@ -480,6 +480,15 @@ TEST(MemberScan, FindsTopLevelValueTokens) {
   EXPECT_FALSE(splice_member(text, "missing", "7"));
 }
 
+TEST(MemberScan, SetMemberReplacesOrAddsAfterTheLast) {
+  const std::string text = "{\n  \"a\": 1,\n  \"b\": [2]\n}\n";
+  EXPECT_EQ(set_member(text, "a", "\"x\""), "{\n  \"a\": \"x\",\n  \"b\": [2]\n}\n");
+  EXPECT_EQ(set_member(text, "c\"d", "{}"), "{\n  \"a\": 1,\n  \"b\": [2],\n  \"c\\\"d\": {}\n}\n");
+  EXPECT_FALSE(set_member("{}", "c", "1"));               // no member to follow
+  EXPECT_FALSE(set_member("{\"a\": 1", "c", "1"));        // not closed
+  EXPECT_FALSE(set_member("[1]", "c", "1"));              // not an object
+}
+
 TEST(MemberScan, StopsWhereAPrefixIsCut) {
   MemberScan scan = scan_members(R"({"jsonrpc":"2.0","id":12)");
   EXPECT_EQ(scan.members.size(), 1u);

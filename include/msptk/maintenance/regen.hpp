@@ -7,7 +7,8 @@
 //   written, exit 0;
 // - equivalent under the manifest's `normalize` (the differ's verdict identical or
 //   equivalent): the captured bytes replace transcript.ndjson and `provenance` becomes
-//   `host-generated` (the manifest's other bytes kept), exit 0;
+//   `host-generated` (the manifest's other bytes kept, but for `capture`: how the host ran,
+//   from the recording, e.g. hermetic and the --env names given), exit 0;
 // - divergent: the path-level diff and "host wrong or fixture wrong?"; nothing is rewritten
 //   (exit 1) unless the manifest carries a complete `regenerationJustification` (non-empty
 //   `cite`, `rationale`, `trackingIssue`; extra members allowed), which then stays in the
@@ -42,6 +43,8 @@ struct RegenOptions {
   std::filesystem::path scenario;      // the scenario folder
   std::vector<std::string> host_argv;  // HOST [ARGS...] (placeholders as for replay)
   int timeout_ms = 10000;
+  int close_timeout_ms = 5000;            // as replay's --close-timeout-ms
+  process::EnvironmentPlan environment;  // --hermetic, --env... (process/host_environment.hpp)
   Registry registry = Registry::builtin();
   // Exchanges the staged folder with the scenario folder (the seam tests use to interrupt a
   // regen); default: one renameat2(RENAME_EXCHANGE).

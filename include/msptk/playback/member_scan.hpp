@@ -43,4 +43,9 @@ MemberScan scan_members(std::string_view text);
 // `text` is not an object with a complete member of that name.
 std::optional<std::string> splice_member(std::string_view text, std::string_view name, std::string_view token);
 
+// As splice_member, but a member that is absent is added after the last one, on a line of its
+// own indented by two spaces (the manifest layout); nullopt when `text` is not a closed object
+// with at least one member.
+std::optional<std::string> set_member(std::string_view text, std::string_view name, std::string_view token);
+
 }  // namespace msptk::playback

@@ -80,6 +80,9 @@ struct CaptureInfo {
   std::string fingerprint_source = "none";
   EnvironmentSummary environment;
   const Redactor* redactor = nullptr;  // null: no redaction section's counts (all zero)
+  // --wire-log FILE as given, and the chunks logged (capture.wireLog; null without one).
+  std::optional<std::string> wire_log;
+  std::uint64_t wire_log_chunks = 0;
 };
 
 boost::json::object capture_json(const CaptureInfo& info);

@@ -50,6 +50,8 @@ class WireLogWriter {
   // Writes one line. After a failure nothing more is written; failure() keeps the first.
   void append(Direction dir, std::string_view chunk);
   const std::optional<Error>& failure() const { return failure_; }
+  // Chunks written so far.
+  std::uint64_t chunks() const { return seq_; }
 
  private:
   WireLogWriter() = default;
