@@ -48,10 +48,11 @@ Runner setup_regen(CLI::App& app) {
       "regen", "Regenerate a scenario from HOST: replay its client side while recording (use -- before HOST)");
   sub->footer(
       "HOST is started with the manifest's pins, as replay does (--hermetic: in a fresh environment, as record\n"
-      "--hermetic). A byte-identical capture leaves the files untouched; one equivalent under the manifest's normalize\n"
-      "list replaces transcript.ndjson (provenance becomes host-generated; `capture` says how the host ran). A divergent capture prints the path-level diff and \"host wrong or fixture wrong?\" and is\n"
-      "written only when the manifest carries a complete regenerationJustification (cite, rationale, trackingIssue;\n"
-      "no option waives this). A partial justification fails before anything runs. sdk-tolerance scenarios are\n"
+      "--hermetic). A byte-identical capture leaves the files untouched; one equivalent under the manifest's\n"
+      "normalize list replaces transcript.ndjson (provenance becomes host-generated; `capture` says how the host\n"
+      "ran). A divergent capture prints the path-level diff and \"host wrong or fixture wrong?\" and is written\n"
+      "only when the manifest carries a complete regenerationJustification (cite, rationale, trackingIssue; no\n"
+      "option waives this). A partial justification fails before anything runs. sdk-tolerance scenarios are\n"
       "refused. The rewrite is atomic (new folder contents, then one exchanging rename).\n\n"
       "Exit status: 0 identical, replaced, or rewritten under a justification; 1 divergent and not rewritten, or a\n"
       "partial justification; 2 usage error (sdk-tolerance); 3 invalid scenario, spawn failure, host death, write "
