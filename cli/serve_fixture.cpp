@@ -75,6 +75,8 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   options.verbatim = cli.verbatim;
   playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client, options);
   if (signals) signals->ignore_after_release({SIGTERM, SIGINT, SIGHUP});  // the verdict is final
+  // The transcript could not be read on once the run had started: no verdict (exit 3).
+  if (report.error) return report_error(io, *report.error);
   if (signals && report.failure) {
     for (int signo : signals->take())
       report.failure->errors.push_back(fmt::format("received {}", process::signal_name(signo)));

@@ -2,6 +2,8 @@
 // one at a time and answers each match with the recorded server lines that follow it.
 #include "msptk/playback/serve_fixture.hpp"
 
+#include "frame_feed.hpp"
+
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/signature.hpp"
@@ -44,7 +46,7 @@ std::optional<json::value> parse_frame(std::string_view text, std::string* why =
   return std::move(*value);
 }
 
-// What the recorded transcript says about each of its frames, computed once.
+// What the recorded transcript says about one of its frames, learned as the frame comes.
 struct FrameFacts {
   bool json = false;                 // the frame parses
   bool request = false;              // a request (its id is the sender's to mint)
@@ -52,27 +54,36 @@ struct FrameFacts {
   std::optional<std::size_t> answers;  // server responses: index of the client request answered
 };
 
-std::vector<FrameFacts> study(const std::vector<Frame>& frames) {
-  std::vector<FrameFacts> facts(frames.size());
-  Correlator correlator;
-  SignatureTracker signatures;
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    std::optional<json::value> message = parse_frame(frames[i].json_text());
+// Studies the frames of a transcript in wire order, one at a time: what each frame is depends
+// only on the frames before it (the requests in flight), never on the frames after it.
+class FrameStudy {
+ public:
+  FrameFacts observe(const Frame& frame, std::size_t index) {
+    FrameFacts facts;
+    std::optional<json::value> message = parse_frame(frame.json_text());
     if (!message) {
-      facts[i].signature = fmt::format("{} frame that is not JSON", to_string(frames[i].dir));
-      continue;
+      facts.signature = fmt::format("{} frame that is not JSON", to_string(frame.dir));
+      return facts;
     }
     const Envelope envelope = classify(*message);
-    facts[i].json = true;
-    facts[i].request = envelope.kind == FrameKind::request;
-    facts[i].signature = signatures.observe(frames[i], envelope).text();
+    facts.json = true;
+    facts.request = envelope.kind == FrameKind::request;
+    facts.signature = signatures_.observe(frame, envelope).text();
     // Lines are indexes + 1 here, whatever the frames' own line numbers are.
-    Correlator::Outcome outcome = correlator.observe(frames[i].dir, envelope, i + 1);
-    if (outcome.answered && outcome.answered->dir == Direction::client && frames[i].dir == Direction::server)
-      facts[i].answers = outcome.answered->line - 1;
+    Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, index + 1);
+    if (outcome.answered && outcome.answered->dir == Direction::client && frame.dir == Direction::server)
+      facts.answers = outcome.answered->line - 1;
+    return facts;
   }
-  return facts;
-}
+
+ private:
+  Correlator correlator_;
+  SignatureTracker signatures_;
+};
+
+// Server frames are written in batches of about this many bytes (one write per batch), so a
+// long run of server lines between two client lines is never held whole.
+constexpr std::size_t kWriteBatchBytes = 1 << 20;
 
 struct Match {
   std::optional<ServeProblem> problem;  // nullopt: the frames match
@@ -88,14 +99,15 @@ struct Match {
 
 class Player {
  public:
-  Player(const FixtureScript& script, const MaskSpec& mask, ByteSink& sink, ServeFixtureReport& report, bool verbatim)
-      : script_(script), frames_(script.frames), facts_(study(script.frames)), comparer_(mask), sink_(sink),
-        report_(report), verbatim_(verbatim) {
+  Player(const FixtureScript& script, FrameFeed& feed, const MaskSpec& mask, ByteSink& sink,
+         ServeFixtureReport& report, bool verbatim)
+      : script_(script), feed_(feed), comparer_(mask), sink_(sink), report_(report), verbatim_(verbatim) {
     redacted_.accept = mask.accept_redacted;
+    study_current();
   }
 
   // Every recorded line has been played.
-  bool played() const { return next_ >= frames_.size(); }
+  bool played() const { return !feed_.current(); }
 
   // Writes the server lines before the first client line. False when the run failed.
   bool open() { return answer(); }
@@ -107,7 +119,7 @@ class Player {
       ++report_.empty_lines;
       return true;
     }
-    if (next_ >= frames_.size()) {
+    if (!feed_.current()) {
       ServeFailure& f = fail(ServeProblem::frame_divergence, line);
       f.divergences.push_back(PathDivergence{"", std::nullopt, received_value(line.bytes), "extra client frame"});
       f.errors.push_back(fmt::format("client frame {} (input line {}) comes after the last recorded line of {}: the "
@@ -115,7 +127,7 @@ class Player {
                                      report_.client_frames + 1, input_line_, script_.transcript));
       return false;
     }
-    const Frame& expected = frames_[next_];
+    const Frame& expected = *feed_.current();
     Frame received{Direction::client, std::string(line.bytes), std::nullopt, input_line_};
     Match match = (line.oversized || over_limit(expected)) ? match_oversized(expected, line)
                                                           : match_whole(expected, received);
@@ -127,13 +139,13 @@ class Player {
       f.errors.push_back(fmt::format("client frame {} (input line {}{}) does not match {}:{} ({})",
                                      report_.client_frames + 1, input_line_,
                                      line.oversized ? fmt::format(", {} bytes", line.size) : "", script_.transcript,
-                                     expected.line, facts_[next_].signature));
+                                     expected.line, facts_.signature));
       for (auto& e : match.errors) f.errors.push_back(std::move(e));
       return false;
     }
-    if (match.id_token && facts_[next_].request) id_tokens_[next_] = std::move(*match.id_token);
+    if (match.id_token && facts_.request) id_tokens_[feed_.index()] = std::move(*match.id_token);
     ++report_.client_frames;
-    ++next_;
+    advance();
     return answer();
   }
 
@@ -142,8 +154,8 @@ class Player {
     const std::string_view tail = framer.pending();
     const bool partial = framer.pending_size() > 0 && tail != "\r";
     const bool stopped = read_error == ECANCELED;  // told to stop (a signal): like an EOF
-    if (!partial && (!read_error || stopped) && next_ >= frames_.size()) return;  // complete
-    if (next_ >= frames_.size()) {
+    if (!partial && (!read_error || stopped) && !feed_.current()) return;  // complete
+    if (!feed_.current()) {
       ServeFailure& f = failure(ServeProblem::frame_divergence);
       f.received_frame = std::string(tail);
       f.received_bytes = framer.pending_size();
@@ -153,20 +165,20 @@ class Player {
                                      framer.pending_size()));
       return;
     }
-    const Frame& expected = frames_[next_];
+    const Frame& expected = *feed_.current();
     ServeFailure& f = failure(ServeProblem::client_eof);
     f.transcript_line = expected.line;
     f.expected_frame = expected.wire_bytes();
     if (stopped) {
       f.errors.push_back(fmt::format("the host was stopped (a signal) after {} client frames; the transcript expects "
                                      "{} at {}:{}",
-                                     report_.client_frames, facts_[next_].signature, script_.transcript, expected.line));
+                                     report_.client_frames, facts_.signature, script_.transcript, expected.line));
     } else if (read_error) {
       f.errors.push_back(fmt::format("reading the client's frames failed: {}", std::strerror(read_error)));
     } else {
       f.errors.push_back(fmt::format("the client closed the host's stdin after {} client frames; the transcript "
                                      "expects {} at {}:{}",
-                                     report_.client_frames, facts_[next_].signature, script_.transcript, expected.line));
+                                     report_.client_frames, facts_.signature, script_.transcript, expected.line));
     }
     if (partial) {
       f.received_frame = std::string(tail);
@@ -199,46 +211,98 @@ class Player {
     return serialize_json(json::string(bytes));
   }
 
-  // The recorded server lines from next_ up to the next client line, ids spliced, written.
+  // The recorded server lines from the cursor up to the next client line, ids spliced, written
+  // in batches of about kWriteBatchBytes. False when the run failed.
   bool answer() {
     std::string out;
-    std::vector<std::size_t> ends;  // offset after each frame's LF
-    const std::size_t first = next_;
-    for (; next_ < frames_.size() && frames_[next_].dir == Direction::server; ++next_) {
-      out += spliced(next_);
-      out += '\n';
-      ends.push_back(out.size());
+    std::vector<Written> batch;
+    std::string storage;  // a frame with the client's id spliced in
+    while (const Frame* frame = feed_.current()) {
+      if (frame->dir != Direction::server) break;
+      const std::string_view bytes = spliced(*frame, storage);
+      if (!out.empty() && out.size() + bytes.size() >= kWriteBatchBytes && !flush(out, batch)) return false;
+      if (bytes.size() >= kWriteBatchBytes) {
+        // A large frame is written from where it is, never copied into a batch.
+        process::IoResult r = sink_.write(bytes);
+        if (!r.error) r = sink_.write("\n");
+        if (r.error) return write_failed(frame->line, facts_.signature, r.error);
+        ++report_.server_frames;
+      } else {
+        out += bytes;
+        out += '\n';
+        batch.push_back(Written{out.size(), frame->line, facts_.signature});
+      }
+      advance();
     }
+    if (!flush(out, batch)) return false;
+    if (const std::optional<Error>& error = feed_.error()) {
+      report_.error = *error;
+      return false;
+    }
+    return true;
+  }
+
+  // A server frame in the batch being written: the offset after its LF, its line, its signature.
+  struct Written {
+    std::size_t end = 0;
+    std::size_t line = 0;
+    std::string signature;
+  };
+
+  // Writes `out` (the frames of `batch`); counts the frames written in full. False on failure.
+  bool flush(std::string& out, std::vector<Written>& batch) {
     if (out.empty()) return true;
     process::IoResult r = sink_.write(out);
     std::size_t written = 0;
-    while (written < ends.size() && ends[written] <= r.bytes) ++written;
+    while (written < batch.size() && batch[written].end <= r.bytes) ++written;
     report_.server_frames += written;
-    if (!r.error) return true;
-    const Frame& lost = frames_[first + written];
+    if (r.error) return write_failed(batch[written].line, batch[written].signature, r.error);
+    out.clear();
+    batch.clear();
+    return true;
+  }
+
+  // Writing the server frame at `line` failed with `error`: the run stops there.
+  bool write_failed(std::size_t line, const std::string& signature, int error) {
     ServeFailure& f = failure(ServeProblem::client_eof);
-    f.transcript_line = lost.line;
-    f.errors.push_back(fmt::format("writing server frames failed at {}:{} ({}): {}{}", script_.transcript, lost.line,
-                                   facts_[first + written].signature, std::strerror(r.error),
-                                   r.error == EPIPE ? " (the client stopped reading the host's stdout)" : ""));
+    f.transcript_line = line;
+    f.errors.push_back(fmt::format("writing server frames failed at {}:{} ({}): {}{}", script_.transcript, line,
+                                   signature, std::strerror(error),
+                                   error == EPIPE ? " (the client stopped reading the host's stdout)" : ""));
     return false;
   }
 
-  // A recorded server frame; a response to a client request carries the client's id.
-  std::string spliced(std::size_t index) const {
-    const std::string& bytes = frames_[index].wire_bytes();
-    if (verbatim_ || !facts_[index].answers) return bytes;
-    auto token = id_tokens_.find(*facts_[index].answers);
+  // The cursor moves to the next recorded frame, and what it is is learned.
+  void advance() {
+    feed_.advance();
+    study_current();
+  }
+
+  void study_current() {
+    if (const Frame* frame = feed_.current()) facts_ = study_.observe(*frame, feed_.index());
+  }
+
+  // The bytes of a recorded server frame as they are written: a response to a client request
+  // carries the client's id, spliced into `storage` (each request is answered once: its id is
+  // then forgotten); any other frame is its recorded bytes, not copied.
+  std::string_view spliced(const Frame& frame, std::string& storage) {
+    const std::string& bytes = frame.wire_bytes();
+    if (!facts_.answers) return bytes;
+    auto token = id_tokens_.find(*facts_.answers);
     if (token == id_tokens_.end()) return bytes;
+    const std::string id = std::move(token->second);
+    id_tokens_.erase(token);
+    if (verbatim_) return bytes;
     const MemberScan scan = scan_members(bytes);
     std::optional<std::string_view> recorded = scan.token(bytes, "id");
-    if (!recorded || *recorded == token->second) return bytes;
-    return *splice_member(bytes, "id", token->second);
+    if (!recorded || *recorded == id) return bytes;
+    storage = *splice_member(bytes, "id", id);
+    return storage;
   }
 
   Match match_whole(const Frame& expected, const Frame& received) {
     Match m;
-    if (!facts_[next_].json) {
+    if (!facts_.json) {
       // A deliberately broken recorded frame: only the same bytes match it.
       if (expected.json_text() != received.json_text())
         m.diverge("the recorded client line is not JSON, so it is matched byte for byte (a trailing CR aside), and "
@@ -385,8 +449,9 @@ class Player {
   }
 
   const FixtureScript& script_;
-  const std::vector<Frame>& frames_;
-  std::vector<FrameFacts> facts_;
+  FrameFeed& feed_;
+  FrameStudy study_;
+  FrameFacts facts_;  // of the frame at the cursor
   FrameComparer comparer_;
   struct {
     bool accept = false;
@@ -394,9 +459,9 @@ class Player {
   } redacted_;
   ByteSink& sink_;
   ServeFixtureReport& report_;
-  std::size_t next_ = 0;        // the next recorded line to play
   std::size_t input_line_ = 0;  // LF-terminated input lines read
-  std::map<std::size_t, std::string> id_tokens_;  // recorded request index -> the client's id token
+  // Recorded requests not yet answered: their index -> the client's id token.
+  std::map<std::size_t, std::string> id_tokens_;
   bool verbatim_ = false;                         // --verbatim: no id splice
 };
 
@@ -407,7 +472,16 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
   ServeFixtureReport report;
   report.scenario = script.id();
   report.transcript = script.transcript;
-  Player player(script, mask, to_client, report, options.verbatim);
+  std::optional<FrameFeed> feed;
+  if (!script.stream) {
+    feed.emplace(script.frames);
+  } else if (auto opened = FrameFeed::open(script.transcript)) {
+    feed.emplace(std::move(*opened));
+  } else {
+    report.error = opened.error();
+    return report;
+  }
+  Player player(script, *feed, mask, to_client, report, options.verbatim);
   if (!player.open()) return report;
   // Played through: complete, whatever the client still sends (it is not read).
   if (!options.until_eof && player.played()) return report;

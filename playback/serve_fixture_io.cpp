@@ -54,13 +54,13 @@ Result<FixtureScript> load_fixture(const fs::path& path, const Registry& registr
 
   auto scenario = load_scenario(dir);
   if (!scenario) return scenario.error();
-  auto frames = read_transcript(transcript);
-  if (!frames) return frames.error();
+  // The file is read as it is played (serve_fixture); that it can be opened is said now.
+  if (auto readable = TranscriptReader::open(transcript); !readable) return readable.error();
   FixtureScript script;
   script.scenario = std::move(*scenario);
   script.transcript = transcript.string();
   script.frame_limit = static_cast<std::size_t>(script.scenario.manifest.frame_limit_bytes);
-  script.frames = std::move(*frames);
+  script.stream = true;
   return script;
 }
 

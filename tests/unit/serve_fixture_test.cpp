@@ -1,12 +1,14 @@
 // serve-fixture's player driven through in-memory byte streams: no process, no file.
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/playback/serve_fixture.hpp"
+#include "msptk/transcript/reader.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include <sstream>
@@ -515,7 +517,10 @@ TEST(ServeFixtureLoad, LoadsAScenarioAndRefusesBrokenOnes) {
   ASSERT_TRUE(loaded) << loaded.error().render();
   EXPECT_EQ(loaded->id(), "framing-oversized-id-recovered");
   EXPECT_EQ(loaded->frame_limit, 1024u);
-  EXPECT_EQ(loaded->frames.size(), 8u);
+  // Streamed: the frames are read as they are played, none held by the script.
+  EXPECT_TRUE(loaded->stream);
+  EXPECT_TRUE(loaded->frames.empty());
+  EXPECT_EQ(loaded->transcript, (own / "transcript.ndjson").string());
 
   test::TempDir tmp;
   auto missing = load_fixture(tmp / "nope", Registry::builtin());
@@ -539,6 +544,116 @@ TEST(ServeFixtureLoad, LoadsAScenarioAndRefusesBrokenOnes) {
   EXPECT_EQ(broken.error().rule, "file.dir");
   EXPECT_EQ(broken.error().line, 9u);
   EXPECT_EQ(exit_code(broken.error().kind), 3);
+}
+
+}  // namespace
+}  // namespace msptk::playback
+
+namespace msptk::playback {
+namespace {
+
+// The recorded client lines of a script, as a client that plays them writes them.
+std::string client_bytes(const std::vector<Frame>& frames) {
+  std::string out;
+  for (const Frame& f : frames)
+    if (f.dir == Direction::client) out += f.wire_bytes() + "\n";
+  return out;
+}
+
+// A scenario played streamed (load_fixture) and held whole (the same frames in memory) gives
+// the same bytes and the same report, for every transcript of the own and the public corpus,
+// each client written whole and one byte per read.
+TEST(ServeFixtureStream, AStreamedScriptPlaysExactlyAsTheSameFramesInMemory) {
+  std::vector<std::filesystem::path> transcripts;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() / "corpus"))
+    if (e.is_directory()) transcripts.push_back(e.path() / "transcript.ndjson");
+  for (const auto& file : test::corpus_ndjson_files()) transcripts.push_back(file);
+  std::sort(transcripts.begin(), transcripts.end());
+  std::size_t played = 0;
+  for (const auto& file : transcripts) {
+    SCOPED_TRACE(file.string());
+    auto streamed = load_fixture(file, Registry::builtin());
+    if (!streamed) continue;  // refused before any frame: nothing to compare
+    ASSERT_TRUE(streamed->stream);
+    auto frames = read_transcript(file);
+    ASSERT_TRUE(frames) << frames.error().render();
+    FixtureScript held = *streamed;
+    held.stream = false;
+    held.frames = std::move(*frames);
+    auto spec = mask_spec_for(streamed->scenario, Registry::builtin(), {}, MaskMode::unify);
+    ASSERT_TRUE(spec) << spec.error().render();
+    const std::string client = client_bytes(held.frames);
+    std::vector<std::string> bytewise;
+    for (char c : client) bytewise.emplace_back(1, c);
+    for (const auto& chunks : {std::vector<std::string>{client}, bytewise}) {
+      for (bool until_eof : {false, true}) {
+        ServeOptions options;
+        options.until_eof = until_eof;
+        Played a = play(*streamed, chunks, *spec, std::numeric_limits<std::size_t>::max(), options);
+        Played b = play(held, chunks, *spec, std::numeric_limits<std::size_t>::max(), options);
+        EXPECT_FALSE(a.report.error);
+        EXPECT_EQ(a.out, b.out);
+        EXPECT_EQ(json_line(a.report), json_line(b.report));
+      }
+    }
+    ++played;
+  }
+  EXPECT_GE(played, 5u);
+}
+
+// A long run of server lines is written in batches: what the client saw before it went away,
+// the count and the lost frame's line are those of the frame the write stopped in.
+TEST(ServeFixtureStream, ALongRunOfServerLinesIsWrittenInBatchesAndAFailedWriteNamesItsFrame) {
+  const std::string delta(1000, 'd');
+  std::vector<std::pair<Direction, std::string>> lines{{Direction::client, kInit}};
+  std::string all;
+  for (int i = 0; i < 3000; ++i) {
+    std::string frame = fmt::format(R"({{"jsonrpc":"2.0","method":"item/delta","params":{{"n":{},"text":"{}"}}}})", i, delta);
+    all += frame + "\n";
+    lines.emplace_back(Direction::server, std::move(frame));
+  }
+  const FixtureScript s = script_of(lines);
+  Played whole = play(s, {kInit + "\n"});
+  EXPECT_TRUE(whole.report.complete());
+  EXPECT_EQ(whole.report.server_frames, 3000u);
+  EXPECT_EQ(whole.out, all);
+
+  // The client stops reading 10 bytes into frame 2501 (transcript line 2502), past two batches.
+  std::size_t first_2500 = 0;
+  for (int i = 0; i < 2500; ++i) first_2500 = all.find('\n', first_2500) + 1;
+  Played cut = play(s, {kInit + "\n"}, spec_of(), first_2500 + 10);
+  ASSERT_TRUE(cut.report.failure);
+  EXPECT_EQ(cut.report.failure->problem, ServeProblem::client_eof);
+  EXPECT_EQ(cut.report.server_frames, 2500u);
+  EXPECT_EQ(cut.report.failure->transcript_line, 2502u);
+  EXPECT_EQ(cut.out, all.substr(0, first_2500 + 10));
+  EXPECT_NE(json_line(cut.report).find("unit/transcript.ndjson:2502 (server notification item/delta)"),
+            std::string::npos)
+      << json_line(cut.report);
+}
+
+// A transcript that changes after it was validated is read on as it is played: a line that
+// can no longer be read stops the run with an infrastructure error (exit 3), not a verdict.
+TEST(ServeFixtureStream, ALineThatCannotBeReadOnceThePlayStartedIsAnError) {
+  test::TempDir tmp;
+  const auto own = test::source_dir() / "corpus" / "framing-oversized-id-recovered";
+  const auto copy = tmp / "framing-oversized-id-recovered";
+  std::filesystem::copy(own, copy);
+  auto script = load_fixture(copy, Registry::builtin());
+  ASSERT_TRUE(script) << script.error().render();
+  auto frames = read_transcript(copy / "transcript.ndjson");
+  ASSERT_TRUE(frames);
+  const std::string text = test::read_text(copy / "transcript.ndjson");
+  const std::size_t second = text.find('\n') + 1;
+  test::write_text(copy / "transcript.ndjson", text.substr(0, second) + "{\"dir\":\"sideways\",\"raw\":\"{}\"}\n");
+  auto spec = mask_spec_for(script->scenario, Registry::builtin(), {}, MaskMode::unify);
+  ASSERT_TRUE(spec);
+  Played run = play(*script, {client_bytes(*frames)}, *spec);
+  ASSERT_TRUE(run.report.error);
+  EXPECT_EQ(run.report.error->rule, "file.dir");
+  EXPECT_EQ(run.report.error->line, 2u);
+  EXPECT_EQ(run.report.exit_code(), 3);
+  EXPECT_FALSE(run.report.complete());
 }
 
 }  // namespace

@@ -43,12 +43,16 @@
 
 namespace msptk::playback {
 
-// The recorded connection one serve-fixture run plays.
+// The recorded connection one serve-fixture run plays. load_fixture makes a streamed script:
+// its frames are read from `transcript` as the session advances (the current recorded line, the
+// server lines of one write batch), so a run's memory does not grow with the transcript's
+// length. A script with `stream` false plays the frames it holds (tests, fuzz targets).
 struct FixtureScript {
   Scenario scenario;                // the folder's files and manifest (its normalize list feeds the MaskSpec)
   std::string transcript;           // the file played: transcript.ndjson or a *-legs.ndjson
   std::size_t frame_limit = 0;      // serverConfig.frameLimitBytes
-  std::vector<Frame> frames;        // the file's lines, in wire order
+  std::vector<Frame> frames;        // the lines, in wire order, when not `stream`
+  bool stream = false;              // true: the lines are read from `transcript` as they are played
 
   const std::string& id() const { return scenario.manifest.scenario; }
 };
@@ -57,7 +61,8 @@ struct FixtureScript {
 // transcript file inside one (transcript.ndjson or a *-legs.ndjson: that file is played). The
 // folder must hold a manifest.json and pass `msptk validate` (with `registry` for the normalize
 // paths): a scenario it rejects is refused with its first error (`malformed`, naming file, line
-// and rule); a path that cannot be read is `unreadable`.
+// and rule); a path that cannot be read is `unreadable`. Validation streams the files (one line
+// at a time); the script returned is streamed (`stream`): no frame is read yet.
 Result<FixtureScript> load_fixture(const std::filesystem::path& path, const Registry& registry);
 
 // What the live verbs (serve-fixture, replay) do before playing a scenario folder: validate
@@ -91,9 +96,12 @@ struct ServeFixtureReport {
   std::size_t server_frames = 0;  // server frames written in full
   std::size_t empty_lines = 0;    // empty input lines ignored
   std::optional<ServeFailure> failure;
+  // A streamed script's transcript could not be read on (it changed or failed after it was
+  // validated): the run stopped there; an infrastructure error (exit 3), not a verdict.
+  std::optional<Error> error;
 
-  bool complete() const { return !failure; }
-  int exit_code() const { return failure ? 1 : 0; }
+  bool complete() const { return !failure && !error; }
+  int exit_code() const { return error ? 3 : failure ? 1 : 0; }
 };
 
 struct ServeOptions {
@@ -108,7 +116,11 @@ struct ServeOptions {
 // Plays `script` to a client: reads its frames from `from_client`, writes server frames to
 // `to_client`, until the transcript is played (or, with `until_eof`, the client's EOF) or the
 // first failure (then it returns at once, without reading further). `mask` is the manifest's
-// normalize list (+ explicit paths) and mode.
+// normalize list (+ explicit paths) and mode. What it holds does not grow with the
+// transcript's length: the recorded frame at the cursor and what is learned of the frames
+// before it (the requests in flight, the client's ids for the requests not yet answered, the
+// comparer's bijections); the server lines up to the next client line are written in batches
+// of about 1 MiB (a larger frame alone).
 ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
                                  ByteSink& to_client, const ServeOptions& options = {});
 
