@@ -23,8 +23,10 @@ std::string_view to_string(FrameOutcome outcome) {
 
 namespace {
 
-std::optional<json::value> parse_message(const Frame& frame) {
-  auto value = parse_json(frame.json_text());
+// Parsed into `scope`'s arena: the DOMs of a comparison live while it runs (divergences keep
+// text, the unifier canonical text), so they cost no malloc/free each.
+std::optional<json::value> parse_message(const Frame& frame, const ArenaScope& scope) {
+  auto value = parse_json(frame.json_text(), scope.storage());
   if (!value) return std::nullopt;
   return std::move(*value);
 }
@@ -173,7 +175,9 @@ FrameComparer::FrameComparer(MaskSpec spec) : unifier_(Masker(std::move(spec))) 
 
 FrameComparison FrameComparer::absorb(const Frame& frame, std::size_t actual_line) {
   FrameComparison result;
-  std::optional<json::value> message = parse_message(frame);
+  thread_local JsonArena arena;
+  ArenaScope scope(arena);
+  std::optional<json::value> message = parse_message(frame, scope);
   if (!message) return result;
   const FrameRole role = FrameRole::of(frame.dir, classify(*message));
   Absorb walk{unifier_, role, frame.line, actual_line, result.divergences, {}};
@@ -214,8 +218,10 @@ FrameComparison FrameComparer::compare(const Frame& expected, const Frame& actua
                                                                : "the actual frame holds")});
     return result;
   }
-  std::optional<json::value> e = parse_message(expected);
-  std::optional<json::value> a = parse_message(actual);
+  thread_local JsonArena arena;
+  ArenaScope scope(arena);
+  std::optional<json::value> e = parse_message(expected, scope);
+  std::optional<json::value> a = parse_message(actual, scope);
   if (!e || !a) {
     result.outcome = FrameOutcome::divergent;
     result.divergences.push_back(PathDivergence{

@@ -102,7 +102,9 @@ class Preparer {
   Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side), salt_(salt) {}
 
   void observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::size_t size) {
-    auto parsed = parse_json(frame.json_text());
+    thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
+    ArenaScope scope(arena);
+    auto parsed = parse_json(frame.json_text(), scope.storage());
     json::value message = parsed ? std::move(*parsed) : json::value();
     Envelope envelope;
     if (parsed) envelope = classify(message);
@@ -249,7 +251,9 @@ class StaleScan {
 
   void observe(const MaskSpec& spec, const Frame& frame) {
     if (open_.empty()) return;
-    auto parsed = parse_json(frame.json_text());
+    thread_local JsonArena arena;
+    ArenaScope scope(arena);
+    auto parsed = parse_json(frame.json_text(), scope.storage());
     if (!parsed) return;
     const json::value& message = *parsed;
     std::erase_if(open_, [&](std::size_t i) {

@@ -80,7 +80,9 @@ std::string Placeholders::placeholder(const MaskRule& rule, const json::value& v
 }
 
 std::string Placeholders::rewrite(const Frame& frame) {
-  auto parsed = parse_json(frame.json_text());
+  thread_local JsonArena arena;  // the DOM lives while this frame is rewritten; text comes out
+  ArenaScope scope(arena);
+  auto parsed = parse_json(frame.json_text(), scope.storage());
   if (!parsed || frame.exact_bytes) return frame.wire_bytes();
   json::value& value = *parsed;
   const FrameRole role = FrameRole::of(frame.dir, classify(value));

@@ -288,7 +288,14 @@ class StrictHandler {
 
 }  // namespace
 
+JsonArena::JsonArena(std::size_t block_bytes)
+    : block_(new unsigned char[block_bytes]), resource_(block_.get(), block_bytes), storage_(&resource_) {}
+
 JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
+  return parse_json(text, json::storage_ptr(), limits);
+}
+
+JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
   json::parse_options options;
   options.max_depth = limits.max_depth;
   try {
@@ -305,7 +312,7 @@ JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
     }
     json::basic_parser<StrictHandler>& parser = reused ? *reused : *own;
     parser.handler().clear();
-    parser.handler().st.reset();
+    parser.handler().st.reset(std::move(storage));
     json::error_code ec;
     const std::size_t n = parser.write_some(false, text.data(), text.size(), ec);
     JsonError error;

@@ -111,12 +111,16 @@ inline int hex_digit(char c) {
 }
 
 // Scans the canonical raw body starting at s[i]; returns the index of its closing quote, or
-// npos when the body is not exactly what the writer writes for valid UTF-8. Appends the
-// decoded bytes to `out` when it is not null.
-std::size_t scan_body(std::string_view s, std::size_t i, std::string* out) {
-  std::size_t run = i;  // start of the bytes not yet appended
+// npos when the body is not exactly what the writer writes for valid UTF-8. Writes the decoded
+// bytes at `out` when it is not null (room for s.size() - i bytes) and sets `*written`.
+std::size_t scan_body(std::string_view s, std::size_t i, char* out, std::size_t* written) {
+  std::size_t run = i;  // start of the bytes not yet copied
+  char* dst = out;
   auto flush = [&](std::size_t to) {
-    if (out && to > run) out->append(s.data() + run, to - run);
+    if (out && to > run) {
+      std::memcpy(dst, s.data() + run, to - run);
+      dst += to - run;
+    }
   };
   while (true) {
     while (i + 8 <= s.size()) {
@@ -132,6 +136,7 @@ std::size_t scan_body(std::string_view s, std::size_t i, std::string* out) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '"') {
       flush(i);
+      if (out) *written = static_cast<std::size_t>(dst - out);
       return i;
     }
     if (c == '\\') {
@@ -160,7 +165,7 @@ std::size_t scan_body(std::string_view s, std::size_t i, std::string* out) {
         }
         default: return std::string_view::npos;  // `\/` and the like: valid JSON, not canonical
       }
-      if (out) out->push_back(decoded);
+      if (out) *dst++ = decoded;
       i += width;
       run = i;
       continue;
@@ -190,9 +195,12 @@ std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t lin
   } else {
     return std::nullopt;
   }
-  if (decode) frame.raw.reserve(text.size() - kClient.size());
-  const std::size_t close = scan_body(text, kClient.size(), decode ? &frame.raw : nullptr);
+  // Decoded in place: the body never decodes longer than it is written.
+  std::size_t written = 0;
+  if (decode) frame.raw.resize(text.size() - kClient.size());
+  const std::size_t close = scan_body(text, kClient.size(), decode ? frame.raw.data() : nullptr, &written);
   if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
+  if (decode) frame.raw.resize(written);
   frame.line = line;
   return frame;
 }

@@ -141,7 +141,11 @@ void TranscriptChecker::check_frame(const Frame& frame) {
     }
     add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
   }
-  auto parsed = parse_json(frame.json_text());
+  // The frame's DOM lives while this frame is checked (nothing below keeps a value: ids and
+  // methods are kept as text), so it comes from a per-thread arena.
+  thread_local JsonArena arena;
+  ArenaScope scope(arena);
+  auto parsed = parse_json(frame.json_text(), scope.storage());
   if (!parsed) {
     const JsonError& e = parsed.error();
     if (e.kind == JsonErrorKind::duplicate_member) {

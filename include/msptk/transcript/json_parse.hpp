@@ -22,11 +22,14 @@
 // with their file, line and rule.
 #pragma once
 
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/value.hpp>
 #include <boost/system/result.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -66,6 +69,46 @@ using JsonResult = boost::system::result<T, JsonError>;
 
 // Parses exactly one JSON value (outer whitespace allowed) under `limits`.
 JsonResult<boost::json::value> parse_json(std::string_view text, ParseLimits limits = {});
+// The same, the DOM allocated from `storage` (a JsonArena's, for a value that dies with the frame).
+JsonResult<boost::json::value> parse_json(std::string_view text, boost::json::storage_ptr storage,
+                                          ParseLimits limits = {});
+
+// Scratch memory for the DOM of one frame (or a few parsed together): a Boost.JSON
+// monotonic_resource over a block that is kept between frames. Parsing into it costs no
+// malloc/free per string and object, and release() drops a whole DOM at once, without walking
+// it (so a deep DOM costs no stack to destroy either). Every value allocated from the arena,
+// and every copy of one (a json::value copy keeps its source's storage), must be gone before
+// release(): use it for values that live while one frame is looked at, hold an ArenaScope
+// declared before them, and copy out what must outlive the frame as text or into a value with
+// its own storage. Per thread: `thread_local JsonArena arena;` at the call site.
+class JsonArena {
+ public:
+  explicit JsonArena(std::size_t block_bytes = 64 * 1024);
+  JsonArena(const JsonArena&) = delete;
+  JsonArena& operator=(const JsonArena&) = delete;
+
+  const boost::json::storage_ptr& storage() const { return storage_; }
+  void release() { resource_.release(); }
+
+ private:
+  std::unique_ptr<unsigned char[]> block_;
+  boost::json::monotonic_resource resource_;
+  boost::json::storage_ptr storage_;
+};
+
+// Releases an arena when it goes out of scope; declared before the values parsed into the
+// arena, it outlives them.
+class ArenaScope {
+ public:
+  explicit ArenaScope(JsonArena& arena) : arena_(arena) {}
+  ~ArenaScope() { arena_.release(); }
+  ArenaScope(const ArenaScope&) = delete;
+  ArenaScope& operator=(const ArenaScope&) = delete;
+  const boost::json::storage_ptr& storage() const { return arena_.storage(); }
+
+ private:
+  JsonArena& arena_;
+};
 
 // The marker byte that opens an exact number's string.
 inline constexpr char exact_number_marker = '\xFF';
