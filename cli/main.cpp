@@ -2,7 +2,18 @@
 // Anything thrown in the main thread is caught by run_guarded (cli/app.cpp); the terminate
 // handler covers the rest (an exception escaping another thread, a noexcept boundary): it
 // prints "msptk: error: …" and exits 3 instead of dying by SIGABRT.
+//
+// Memory: every block of 1 MiB or more (a multi-MiB frame, the buffer a long line is read
+// into) is its own mapping, returned to the system when freed. glibc's default threshold
+// rises after the first such block is freed, and later large frames then come from the heap,
+// whose freed space stays resident: the peak RSS of a long transcript with several large
+// frames would grow with how they happen to be laid out (issue 12: memory independent of
+// length). Blocks under the threshold, i.e. almost every allocation, are unaffected.
 #include "verbs.hpp"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <cstdlib>
 #include <exception>
@@ -36,5 +47,8 @@ namespace {
 
 int main(int argc, char** argv) {
   std::set_terminate(&on_terminate);
+#if defined(__GLIBC__)
+  ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   return msptk::cli::run(argc, argv, msptk::cli::Streams{std::cout, std::cerr});
 }

@@ -1,6 +1,7 @@
 // replay_scenario: everything before and after the live session (replay.hpp).
 #include "msptk/playback/replay.hpp"
 
+#include "frame_feed.hpp"
 #include "replay_record.hpp"
 #include "replay_session.hpp"
 
@@ -77,8 +78,9 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
         scenario->files.dir.string(), manifest.scenario));
   auto spec = mask_spec_for(*scenario, options.registry, options.extra_paths, options.mask);
   if (!spec) return spec.error();
-  auto frames = read_transcript(scenario->files.transcript);
-  if (!frames) return frames.error();
+  // The transcript is read as the session walks it (frame_feed.hpp), never held whole.
+  auto feed = playback::FrameFeed::open(scenario->files.transcript);
+  if (!feed) return feed.error();
 
   recorder::RecordOptions pins;
   pins.frame_limit_bytes = manifest.frame_limit_bytes;
@@ -154,7 +156,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   }
   playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,
                                  options.close_timeout_ms, options.keep_going};
-  playback::run_session(*frames, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
+  playback::run_session(*feed, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
   result.host_stderr_tail = link.stderr_tail();
 
   if (recording) {

@@ -1,6 +1,8 @@
 // run_session: the transcript walked against a live host (replay.hpp, replay_session.hpp).
 #include "replay_session.hpp"
 
+#include "frame_feed.hpp"
+
 #include "msptk/differ/signature.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/normalizer/canonical.hpp"
@@ -47,22 +49,23 @@ std::string describe(const PathDivergence& d) {
 
 class Session {
  public:
-  Session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
-          FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result)
-      : frames_(frames), link_(link), tee_(tee), sink_(sink), comparer_(comparer), twin_(twin), config_(config),
-        result_(result) {
-    SignatureTracker tracker;
-    for (const Frame& f : frames_) expected_sigs_.push_back(signature_of(tracker, f));
-  }
+  Session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
+          FrameComparer* twin, const SessionConfig& config, ReplayResult& result)
+      : feed_(feed), link_(link), tee_(tee), sink_(sink), comparer_(comparer), twin_(twin), config_(config),
+        result_(result) {}
 
   void run() {
-    for (std::size_t i = 0; i < frames_.size() && !failed(); ++i) {
-      if (frames_[i].dir == Direction::client) {
-        send(i);
+    for (; feed_.current() && !failed(); advance()) {
+      const Frame& frame = *feed_.current();
+      expected_sig_ = signature_of(expected_sigs_, frame);
+      if (frame.dir == Direction::client) {
+        send(frame);
       } else {
-        receive(i);
+        receive(frame);
       }
     }
+    if (const std::optional<Error>& error = feed_.error(); error && !failed())
+      fail(3, fmt::format("the transcript could not be read on: {}", error->render()));
     // A host that passed gets the rest of the end phase's timeout to exit, a failed run a short
     // grace; then it is killed.
     auto until = SteadyClock::now() + std::chrono::milliseconds(std::min(config_.timeout_ms, kFailureGraceMs));
@@ -71,6 +74,7 @@ class Session {
       until = std::max(until, end_deadline_);
     }
     result_.host_killed = link_.finish(until, config_.close_timeout_ms);
+    count_expected();
     result_.host_exit = link_.exit();
     if (failed()) return;
     if (result_.host_killed) {
@@ -91,8 +95,21 @@ class Session {
   SteadyClock::time_point deadline() const {
     return SteadyClock::now() + std::chrono::milliseconds(config_.timeout_ms);
   }
-  std::string expected_at(std::size_t i) const {
-    return fmt::format("{}:{}", config_.expected_file, frames_[i].line);
+  std::string expected_at(const Frame& frame) const { return fmt::format("{}:{}", config_.expected_file, frame.line); }
+
+  // The next recorded frame; the one left behind counted when it is a server frame.
+  void advance() {
+    if (!feed_.current()) return;  // the rest was counted already (host_gone)
+    if (feed_.current()->dir == Direction::server) ++result_.server_frames_expected;
+    feed_.advance();
+  }
+
+  // The server lines of the transcript, all counted: the rest of the feed is read (the session
+  // is over, or about to be) and counted.
+  std::size_t count_expected() {
+    for (; feed_.current(); feed_.advance())
+      if (feed_.current()->dir == Direction::server) ++result_.server_frames_expected;
+    return result_.server_frames_expected;
   }
 
   void fail(int code, std::string problem) {
@@ -106,17 +123,19 @@ class Session {
   }
 
   // The host ended (or closed a pipe) before the transcript did: premature host death.
-  void host_gone(std::size_t i, std::string_view what) {
+  void host_gone(const Frame& frame, std::string_view what) {
     auto exit = link_.await_exit(SteadyClock::now() + std::chrono::milliseconds(kFailureGraceMs));
     std::string tail;
     if (const std::uint64_t n = tee_.stats(Direction::server).tail.bytes; n > 0)
       tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", n);
-    fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", expected_at(i), describe_exit(exit),
-                        what, expected_sigs_[i], result_.server_frames_received, result_.server_frames_expected, tail));
+    const std::string at = expected_at(frame);  // `frame` is gone once the rest is counted
+    const std::string sig = expected_sig_;
+    const std::size_t expected = count_expected();
+    fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", at, describe_exit(exit), what, sig,
+                        result_.server_frames_received, expected, tail));
   }
 
-  void send(std::size_t i) {
-    const Frame& recorded = frames_[i];
+  void send(const Frame& recorded) {
     std::string line = carry_learned_values(recorded, twin_ ? twin_->unifier() : comparer_.unifier(), result_.carried);
     live_sigs_text(Frame{Direction::client, line, std::nullopt, sink_.lines() + 1});
     line += '\n';
@@ -124,11 +143,11 @@ class Session {
     switch (link_.write(line, deadline())) {
       case HostLink::Event::done: ++result_.client_lines_sent; return;
       case HostLink::Event::timeout:
-        fail(1, fmt::format("{}: timed out after {} ms writing {} (the host does not read its stdin)", expected_at(i),
-                            config_.timeout_ms, expected_sigs_[i]));
+        fail(1, fmt::format("{}: timed out after {} ms writing {} (the host does not read its stdin)",
+                            expected_at(recorded), config_.timeout_ms, expected_sig_));
         return;
       case HostLink::Event::interrupted: interrupted(); return;
-      default: host_gone(i, "reading"); return;
+      default: host_gone(recorded, "reading"); return;
     }
   }
 
@@ -141,19 +160,18 @@ class Session {
     return live;
   }
 
-  void receive(std::size_t i) {
-    const Frame& expected = frames_[i];
+  void receive(const Frame& expected) {
     switch (link_.wait_frame(deadline())) {
       case HostLink::Event::frame: break;
       case HostLink::Event::timeout:
-        missing(i);
-        fail(1, fmt::format("{}: timed out after {} ms waiting for {}", expected_at(i), config_.timeout_ms,
-                            expected_sigs_[i]));
+        missing(expected);
+        fail(1, fmt::format("{}: timed out after {} ms waiting for {}", expected_at(expected), config_.timeout_ms,
+                            expected_sig_));
         return;
       case HostLink::Event::interrupted: interrupted(); return;
       default:
-        missing(i);
-        host_gone(i, "sending");
+        missing(expected);
+        host_gone(expected, "sending");
         return;
     }
     Frame live = next_live();
@@ -170,20 +188,20 @@ class Session {
     if (divergent) {
       const auto& d = cmp.divergences;
       std::string more = d.size() > 1 ? fmt::format(" (and {} more)", d.size() - 1) : "";
-      std::string problem = fmt::format("{}: {} diverges{}{}", expected_at(i), expected_sigs_[i],
+      std::string problem = fmt::format("{}: {} diverges{}{}", expected_at(expected), expected_sig_,
                                         d.empty() ? std::string() : " at " + describe(d[0]), more);
       if (!config_.keep_going) fail(1, std::move(problem));
       else if (result_.problem.empty()) result_.problem = std::move(problem);  // the first one; run_session sets exit 1
     }
     result_.report.entries.push_back(DiffEntry{divergent ? EntryKind::divergent : EntryKind::equivalent, expected.line,
-                                               live.line, expected_sigs_[i],
-                                               live_sig == expected_sigs_[i] ? std::string() : live_sig,
+                                               live.line, expected_sig_,
+                                               live_sig == expected_sig_ ? std::string() : live_sig,
                                                std::move(cmp.divergences)});
   }
 
-  void missing(std::size_t i) {
+  void missing(const Frame& expected) {
     ++result_.report.counts.missing;
-    result_.report.entries.push_back(DiffEntry{EntryKind::missing, frames_[i].line, 0, expected_sigs_[i], {}, {}});
+    result_.report.entries.push_back(DiffEntry{EntryKind::missing, expected.line, 0, expected_sig_, {}, {}});
   }
 
   // The transcript is through: every server frame still to come is extra. The host's stdin is
@@ -223,7 +241,7 @@ class Session {
     }
   }
 
-  const std::vector<Frame>& frames_;
+  FrameFeed& feed_;
   HostLink& link_;
   recorder::Tee& tee_;
   LiveSink& sink_;
@@ -231,18 +249,18 @@ class Session {
   FrameComparer* twin_;
   const SessionConfig& config_;
   ReplayResult& result_;
-  std::vector<std::string> expected_sigs_;
+  SignatureTracker expected_sigs_;  // the recorded frames' signatures, learned in order
+  std::string expected_sig_;        // of the recorded frame at the cursor
   SignatureTracker live_sigs_;
   SteadyClock::time_point end_deadline_{};
 };
 
 }  // namespace
 
-void run_session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
-                 FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result) {
-  for (const Frame& f : frames)
-    if (f.dir == Direction::server) ++result.server_frames_expected;
-  Session(frames, link, tee, sink, comparer, twin, config, result).run();
+void run_session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
+                 FrameComparer* twin, const SessionConfig& config, ReplayResult& result) {
+  result.server_frames_expected = 0;
+  Session(feed, link, tee, sink, comparer, twin, config, result).run();
   result.report.masks = comparer.accounting();
   const DiffCounts& c = result.report.counts;
   result.report.verdict = c.divergent + c.missing + c.extra + c.moved > 0 ? Verdict::divergent

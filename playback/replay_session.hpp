@@ -22,6 +22,8 @@
 
 namespace msptk::playback {
 
+class FrameFeed;
+
 using SteadyClock = std::chrono::steady_clock;
 
 class HostLink {
@@ -85,10 +87,14 @@ struct SessionConfig {
   bool keep_going = false;    // a divergent frame does not stop the run (ReplayOptions::keep_going)
 };
 
-// Walks `frames` against the host, filling result (report entries and counts, problem,
-// exit_code, carried, counters). `learner` holds the pairings carried into client lines (the
-// comparer itself under unify; a unify-mode twin fed the same frames under erase).
-void run_session(const std::vector<Frame>& frames, HostLink& link, recorder::Tee& tee, LiveSink& sink,
-                 FrameComparer& comparer, FrameComparer* twin, const SessionConfig& config, ReplayResult& result);
+// Walks the recorded frames of `feed` against the host, one at a time as the feed reads them
+// (the recorded frame at the cursor is all it holds of the transcript), filling result (report
+// entries and counts, problem, exit_code, carried, counters; server_frames_expected counts the
+// server lines as they are walked, and the rest of the feed once the session is over). `twin`
+// holds the pairings carried into client lines under erase (a unify-mode twin fed the same
+// frames); under unify the comparer itself does. A line of the feed that cannot be read (the
+// transcript changed after it was validated) stops the run with exit 3.
+void run_session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
+                 FrameComparer* twin, const SessionConfig& config, ReplayResult& result);
 
 }  // namespace msptk::playback

@@ -99,5 +99,22 @@ TEST_F(StreamMemoryE2E, ServeFixturePeakRssDoesNotGrowWithTheTranscript) {
   expect_flat(shorter, longer);
 }
 
+TEST_F(StreamMemoryE2E, ReplayPeakRssDoesNotGrowWithTheTranscript) {
+  test::TempDir scratch;
+  // replay against serve-fixture of the same scenario, as the bench does: the peak measured is
+  // the larger of the two processes (msptk waits for its host).
+  auto play = [&](const Generated& g) {
+    Measured m = run_measured({msptk_bin(), "replay", "--transcript", g.base.string(), "--", msptk_bin(),
+                               "serve-fixture", "--transcript", g.base.string()},
+                              scratch.path(), {}, false, std::chrono::seconds(60));
+    EXPECT_EQ(m.exit.code, 0) << m.out << m.err;
+    EXPECT_NE(m.out.find("replay passed"), std::string::npos) << m.out;
+    return m;
+  };
+  const Measured shorter = play(short_);
+  const Measured longer = play(long_);
+  expect_flat(shorter, longer);
+}
+
 }  // namespace
 }  // namespace msptk::e2e

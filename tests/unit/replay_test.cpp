@@ -444,3 +444,30 @@ TEST(Replay, TheJsonReportCarriesTheOutcomeAndTheComparison) {
 
 }  // namespace
 }  // namespace msptk
+
+namespace msptk {
+namespace {
+
+// The transcript is read as the session walks it: a line that cannot be read (here a caller
+// that validated the scenario itself, and a transcript broken at line 5) stops the session
+// there with exit 3, naming the file, the line and the rule; the frames before it were played.
+TEST(ReplayStream, ALineThatCannotBeReadOnceTheSessionStartedIsExit3) {
+  TempDir tmp;
+  const fs::path s = write_scenario(tmp / "s", recorded(), kNormalize);
+  const std::string text = test::read_text(s / "transcript.ndjson");
+  std::size_t cut = 0;
+  for (int i = 0; i < 4; ++i) cut = text.find('\n', cut) + 1;
+  test::write_text(s / "transcript.ndjson", text.substr(0, cut) + "{\"dir\":\"sideways\",\"raw\":\"{}\"}\n");
+  Outcome run = replay(s, recorded(), {}, [](ReplayOptions& o) { o.validated = true; });
+  ASSERT_TRUE(run.result) << run.result.error().render();
+  EXPECT_EQ(run->exit_code, 3);
+  EXPECT_NE(run->problem.find("the transcript could not be read on"), std::string::npos) << run->problem;
+  EXPECT_NE(run->problem.find("transcript.ndjson:5"), std::string::npos) << run->problem;
+  EXPECT_NE(run->problem.find("file.dir"), std::string::npos) << run->problem;
+  EXPECT_EQ(run->client_lines_sent, 3u);
+  EXPECT_EQ(run->server_frames_received, 1u);
+  EXPECT_EQ(run->server_frames_expected, 1u);
+}
+
+}  // namespace
+}  // namespace msptk

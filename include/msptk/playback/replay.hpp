@@ -16,6 +16,12 @@
 // are carried into the client lines sent next, so such a host can still be replayed; a client
 // line in which nothing was learned differently is sent byte for byte as recorded.
 //
+// The transcript is read as the session walks it, one recorded line at a time (validation
+// before it streams too): replay holds the recorded frame it is at, the live frames not yet
+// compared, and what it learned (signatures of requests in flight, the comparer's pairings),
+// so its memory does not grow with the transcript's length. What it reports does: one entry
+// per frame that is not identical, one CarriedValue per value carried.
+//
 // `record_dir` saves what really happened as a scenario folder through the recorder's code
 // (its Tee, TranscriptWriter and `capture` member), so `msptk diff SCENARIO OUT` says
 // identical when the host behaved identically. sdk-tolerance scenarios (shapes a real host
