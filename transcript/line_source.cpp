@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace msptk {
@@ -38,12 +40,17 @@ Result<LineSource> LineSource::open(const std::filesystem::path& path, std::size
 #ifdef POSIX_FADV_SEQUENTIAL
   (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  return LineSource(path.string(), fd, max_line_bytes);
+  LineSource source(path.string(), fd, max_line_bytes);
+  struct stat st {};
+  source.next_read_ = kChunk;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < kChunk)
+    source.next_read_ = std::max<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, 4096);
+  return source;
 }
 
 LineSource::LineSource(LineSource&& other) noexcept
     : file_(std::move(other.file_)), fd_(other.fd_), max_line_bytes_(other.max_line_bytes_), buffer_(std::move(other.buffer_)), begin_(other.begin_),
-      end_(other.end_), consumed_(other.consumed_), eof_(other.eof_), failed_(other.failed_) {
+      end_(other.end_), consumed_(other.consumed_), eof_(other.eof_), failed_(other.failed_), next_read_(other.next_read_) {
   other.fd_ = -1;
 }
 
@@ -58,6 +65,7 @@ LineSource& LineSource::operator=(LineSource&& other) noexcept {
     end_ = other.end_;
     consumed_ = other.consumed_;
     eof_ = other.eof_;
+    next_read_ = other.next_read_;
     failed_ = other.failed_;
     other.fd_ = -1;
   }
@@ -104,9 +112,11 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
       begin_ = 0;
     }
     if (end_ - begin_ > max_line_bytes_) return skip_oversized();
-    if (buffer_.size() < end_ + kChunk) {
+    const std::size_t room = next_read_ ? next_read_ : kChunk;
+    if (next_read_ != kChunk) next_read_ = 4096;  // a small file: what follows is EOF (or what it grew by)
+    if (buffer_.size() < end_ + room) {
       try {
-        buffer_.resize(end_ + kChunk);
+        buffer_.resize(end_ + room);
       } catch (const std::bad_alloc&) {
         return skip_oversized();
       } catch (const std::length_error&) {

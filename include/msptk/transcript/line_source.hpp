@@ -66,6 +66,10 @@ class LineSource {
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;  // file offset of buffer_[begin_]
   bool eof_ = false, failed_ = false;
+  // Bytes the next read makes room for: a chunk; for a regular file smaller than a chunk, its
+  // size plus one the first time (to meet EOF in the same read) and 4 KiB after, so that
+  // reading a short transcript (a fuzz input, a scenario of a few frames) allocates no chunk.
+  std::size_t next_read_ = 0;
 };
 
 }  // namespace msptk
