@@ -119,6 +119,35 @@ TEST(ReaderFastPath, AgreesWithTheGeneralPathOnGeneratedLines) {
   }
 }
 
+// Long bodies (the check-only scan works on 64-byte blocks): runs of backslashes of every
+// length, escapes and UTF-8 across block boundaries, every kind of byte.
+TEST(ReaderFastPath, AgreesWithTheGeneralPathOnLongGeneratedLines) {
+  std::mt19937 rng(34);
+  static const std::vector<std::string> pieces = {
+      "a", "Z", " ", "\"", "\\", "\\\\", "\\\\\\", "/", "\x7f", "\xc3\xa9", "\xe2\x86\x92", "\xf0\x9f\x8e\xb5",
+      "\xed\xa0\x80", "\xe2\x86", "\x80", "\n", "\t", "\x01", "\x1f", "bfnrtu", "0123456789abcdef0123456789"};
+  for (int k = 0; k < 4000; ++k) {
+    std::string raw;
+    const int n = 20 + static_cast<int>(rng() % 300);
+    const bool ascii_only = k % 3 == 0;  // most blocks then stay on the vector path
+    for (int i = 0; i < n; ++i) {
+      const std::string& piece = pieces[rng() % pieces.size()];
+      if (ascii_only && static_cast<unsigned char>(piece[0]) >= 0x80) continue;
+      raw += piece;
+    }
+    const Direction dir = k % 2 ? Direction::client : Direction::server;
+    const std::string line = canonical_line(dir, raw);
+    expect_same(line, "long canonical line");
+    static const std::vector<std::string> edits = {"\\/", "\\u0041", "\\u001f", "\\u000a", "\\x", "\"", "\\",
+                                                   "\x01", "\xff", "}", "\\\""};
+    std::string broken = line;
+    const std::size_t at = 1 + rng() % (broken.size() - 1);
+    broken.insert(at, edits[rng() % edits.size()]);
+    expect_same(broken, "edited long line");
+    expect_same(line.substr(0, at), "cut long line");
+  }
+}
+
 TEST(ReaderFastPath, DeclinesOtherMemberOrdersSpacesAndRawBase64) {
   for (const char* line : {R"({"raw":"{}","dir":"client"})", R"({"dir": "client", "raw": "{}"})",
                            R"({"dir":"client","raw":"{}","rawBase64":"e30="})", R"({"dir":"client","raw":"{}"} )",
