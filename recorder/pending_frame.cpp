@@ -117,6 +117,13 @@ std::string PendingFrame::sha256() const {
   return copy.hex();
 }
 
+std::string PendingFrame::take_bytes() {
+  std::string bytes;
+  bytes.swap(memory_);
+  reset();
+  return bytes;
+}
+
 void PendingFrame::reset(bool keep_file) {
   if (spill_) (void)spill_->close();
   if (spilled() && !keep_file && disk_) disk_->remove(spill_path_);

@@ -94,8 +94,7 @@ void Tee::feed(Direction dir, std::string_view chunk) {
 
 void Tee::on_pending_frame(Direction dir, PendingFrame& frame) {
   if (!frame.spilled()) {
-    const std::string bytes(frame.bytes());
-    frame.reset();
+    const std::string bytes = frame.take_bytes();
     on_frame(dir, bytes);
     return;
   }

@@ -94,6 +94,21 @@ TEST(PendingFrame, StaysInMemoryUpToItsLimitThenSpillsAsBytesCome) {
   EXPECT_TRUE(frame.empty());
 }
 
+// take_bytes hands the held frame on and leaves the PendingFrame empty, ready for the next one.
+TEST(PendingFrame, TakeBytesMovesTheFrameOutAndKeepsNoBuffer) {
+  PendingFrame frame(nullptr, {}, 0);
+  const std::string big(3u << 20, 'x');
+  ASSERT_TRUE(frame.append(big));
+  ASSERT_TRUE(frame.append("\xC3\xA9"));
+  EXPECT_EQ(frame.take_bytes(), big + "\xC3\xA9");
+  EXPECT_TRUE(frame.empty());
+  EXPECT_EQ(frame.size(), 0u);
+  EXPECT_EQ(frame.bytes(), "");
+  ASSERT_TRUE(frame.append("next"));
+  EXPECT_EQ(frame.bytes(), "next");
+  EXPECT_EQ(frame.sha256(), sha256_hex("next"));
+}
+
 // The line write_spilled_line streams equals canonical_line + LF, for text and for bytes that
 // are not UTF-8, whatever the size (pieces of 48 KiB are read back).
 TEST(SpilledLine, EqualsTheCanonicalLine) {

@@ -74,6 +74,9 @@ class PendingFrame {
 
   // Forgets the frame (a new one starts); a spill file is removed unless `keep_file`.
   void reset(bool keep_file = false);
+  // The bytes of a frame held in memory (not spilled), moved out, and the frame reset: it
+  // keeps no buffer, so a large frame is not held twice, nor after it was handed on.
+  std::string take_bytes();
 
  private:
   Disk* disk_;
