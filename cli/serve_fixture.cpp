@@ -54,6 +54,10 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   }
   if (cli.transcript.empty())
     return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N --stderr-lines M)"));
+  process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
+  // A client that stops its host with a signal instead of closing stdin still gets the report;
+  // caught from here on, so that one arriving while the scenario is validated is not a death.
+  auto signals = process::SignalPipe::create({SIGTERM, SIGINT, SIGHUP});
   Registry registry = Registry::builtin();
   if (!cli.mask.registry.empty()) {
     if (auto extended = registry.extend_from_file(cli.mask.registry); !extended)
@@ -65,9 +69,6 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   if (!spec) return report_error(io, spec.error());
   spec->accept_redacted = cli.accept_redacted;
 
-  process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
-  // A client that stops its host with a signal instead of closing stdin still gets the report.
-  auto signals = process::SignalPipe::create({SIGTERM, SIGINT, SIGHUP});
   playback::FdSource from_client(STDIN_FILENO, signals ? signals->fd() : -1);
   playback::FdSink to_client(STDOUT_FILENO);
   playback::ServeOptions options;
