@@ -44,6 +44,7 @@ int run_record(const RecordCli& cli, Streams io) {
     return report_error(io, Error::usage(fmt::format("--fingerprint \"{}\" is not sha256:<64 lowercase hex>",
                                                      options.fingerprint)));
   recorder::RecordEnv env = recorder::RecordEnv::system();
+  env.ignore_stop_signals_after = true;  // the recording is final once written (signals.hpp)
   auto outcome = recorder::record(options, env);
   if (!outcome) return report_error(io, outcome.error());
   for (const auto& warning : outcome->warnings)

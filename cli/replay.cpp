@@ -40,7 +40,9 @@ int run_replay(const ReplayCli& cli, Streams io) {
     if (auto extended = options.registry.extend_from_file(cli.mask.registry); !extended)
       return report_error(io, extended.error());
   }
-  auto result = replay_scenario(options);
+  ReplayEnv env = ReplayEnv::system();
+  env.ignore_stop_signals_after = true;  // the report is final once the run is over (signals.hpp)
+  auto result = replay_scenario(options, env);
   if (!result) return report_error(io, result.error());
   if (cli.format == "json") {
     render_replay_json(io.out, *result);

@@ -120,6 +120,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   if (env.handle_signals) {
     auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
     if (pipe) signals.emplace(std::move(*pipe));
+    if (signals && env.ignore_stop_signals_after) signals->ignore_after_release({SIGINT, SIGTERM, SIGHUP});
   }
   process::SigpipeIgnored sigpipe;
 

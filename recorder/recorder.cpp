@@ -266,6 +266,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     outcome.recording_failure = ok.error();
   outcome.warnings = redactor->warnings();
   outcome.manifest = std::move(manifest);
+  if (signals && env.ignore_stop_signals_after) signals->ignore_after_release({SIGINT, SIGTERM, SIGHUP});
   return outcome;
 }
 

@@ -99,6 +99,9 @@ struct ReplayEnv {
   recorder::Spawner spawn;                  // spawns the host (tests: a host made of pipes)
   const recorder::Clock* clock = nullptr;   // wall clock for the recording's capture times
   bool handle_signals = true;               // SIGINT/SIGTERM/SIGHUP stop the run; SIGPIPE ignored
+  // Once the run is over, ignore SIGINT/SIGTERM/SIGHUP for the rest of the process (the CLI:
+  // a late stop request must not turn a written report into a death by signal).
+  bool ignore_stop_signals_after = false;
   // Receives every chunk of the host's stderr (besides OUT/host-stderr.log); may be empty.
   std::function<void(std::string_view)> host_stderr;
   static ReplayEnv system();

@@ -78,6 +78,10 @@ struct RecordEnv {
   std::size_t memory_limit = kDefaultMemoryLimit;
   Wiring wiring;
   bool handle_signals = true;  // install the SignalPipe (SIGINT/SIGTERM/SIGHUP/SIGCHLD) and ignore SIGPIPE
+  // Once the recording is written, ignore SIGINT/SIGTERM/SIGHUP for the rest of the process
+  // (the CLI: a client that stops its "host" just as it exits must not turn a finished
+  // recording into a death by signal). Leave false where the process spawns hosts afterwards.
+  bool ignore_stop_signals_after = false;
   static RecordEnv system();
 };
 
