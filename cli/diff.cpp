@@ -33,17 +33,17 @@ bool use_color(const std::string& mode, const std::ostream& out) {
 int run_diff(const DiffCli& cli, Streams io) {
   auto registry = registry_for(cli.mask);
   if (!registry) return report_error(io, registry.error());
+  // The report's entries are rendered as the diff finds them, into a temporary file (render.hpp):
+  // memory does not grow with how much the two transcripts differ.
+  auto spool = SpooledReport::create(cli.format == "json" ? ReportFormat::json : ReportFormat::text,
+                                     TextStyle{use_color(cli.color, io.out)});
+  if (!spool) return report_error(io, spool.error());
   PathDiffOptions options{std::move(*registry), cli.mask.paths,
                           parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify),
-                          parse_side(cli.side).value_or(Side::both)};
+                          parse_side(cli.side).value_or(Side::both), spool->get()};
   auto report = diff_paths(cli.expected, cli.actual, options);
   if (!report) return report_error(io, report.error());
-
-  if (cli.format == "json") {
-    render_json(io.out, *report);
-  } else {
-    render_text(io.out, *report, TextStyle{use_color(cli.color, io.out)});
-  }
+  if (auto written = (*spool)->finish(io.out, *report); !written) return report_error(io, written.error());
   return report->verdict() == Verdict::divergent ? 1 : 0;
 }
 

@@ -1,6 +1,8 @@
 #include "msptk/differ/align.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 
 namespace msptk {
 
@@ -13,8 +15,12 @@ void myers(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, s
   const long m = static_cast<long>(b.size());
   const long limit = std::min<long>(n + m, static_cast<long>(max_edits));
   const long off = limit + 1;
+  if (n > INT32_MAX || m > INT32_MAX) return;  // positions are kept as 32 bits: leave it unmatched
   std::vector<long> v(static_cast<std::size_t>(2 * limit + 3), 0);
-  std::vector<std::vector<long>> trace;  // trace[d][k + d] = furthest x on diagonal k after step d
+  // The furthest x on each diagonal k = -d, -d+2, ..., d after step d, at trace[d(d+1)/2 + (k+d)/2]:
+  // the d+1 diagonals a step reaches, 4 bytes each (2048 edits: 8 MiB).
+  std::vector<std::int32_t> trace;
+  auto step = [](long d) { return static_cast<std::size_t>(d * (d + 1) / 2); };
   long found = -1;
   for (long d = 0; d <= limit && found < 0; ++d) {
     for (long k = -d; k <= d; k += 2) {
@@ -22,17 +28,17 @@ void myers(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, s
       long y = x - k;
       while (x < n && y < m && a[x] == b[y]) ++x, ++y;
       v[off + k] = x;
+      trace.push_back(static_cast<std::int32_t>(x));
       if (x >= n && y >= m) found = d;
     }
-    trace.emplace_back(v.begin() + (off - d), v.begin() + (off + d + 1));
   }
   if (found < 0) return;  // too far apart: leave the middle unmatched
 
   std::vector<Match> reversed;
   long x = n, y = m;
   for (long d = found; d > 0; --d) {
-    const std::vector<long>& prev = trace[static_cast<std::size_t>(d - 1)];
-    auto at = [&](long k) { return prev[static_cast<std::size_t>(k + d - 1)]; };
+    const std::size_t prev = step(d - 1);
+    auto at = [&](long k) { return static_cast<long>(trace[prev + static_cast<std::size_t>((k + d - 1) / 2)]); };
     const long k = x - y;
     const long prev_k = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? k + 1 : k - 1;
     const long prev_x = at(prev_k);

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include <deque>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -277,7 +277,8 @@ class StaleScan {
 
 class Builder {
  public:
-  Builder(DiffResult& result, const DiffOptions& options) : result_(result), comparer_(options.mask) {}
+  Builder(DiffResult& result, const DiffOptions& options)
+      : result_(result), sink_(options.sink), comparer_(options.mask) {}
 
   FrameComparer& comparer() { return comparer_; }
 
@@ -290,18 +291,17 @@ class Builder {
                                                                      : EntryKind::divergent;
     count(kind);
     if (kind == EntryKind::identical) return;
-    DiffEntry entry{kind, e.line, a.line, esig, esig == asig ? std::string() : asig, std::move(cmp.divergences)};
-    result_.entries.push_back(std::move(entry));
+    emit(DiffEntry{kind, e.line, a.line, esig, esig == asig ? std::string() : asig, std::move(cmp.divergences)});
   }
 
   void missing(std::size_t line, const std::string& sig) {
     count(EntryKind::missing);
-    result_.entries.push_back(DiffEntry{EntryKind::missing, line, 0, sig, {}, {}});
+    emit(DiffEntry{EntryKind::missing, line, 0, sig, {}, {}});
   }
 
   void extra(std::size_t line, const std::string& sig) {
     count(EntryKind::extra);
-    result_.entries.push_back(DiffEntry{EntryKind::extra, 0, line, sig, {}, {}});
+    emit(DiffEntry{EntryKind::extra, 0, line, sig, {}, {}});
   }
 
   void count(EntryKind kind) {
@@ -317,7 +317,16 @@ class Builder {
   }
 
  private:
+  void emit(DiffEntry&& entry) {
+    if (sink_) {
+      sink_->entry(result_, std::move(entry));
+    } else {
+      result_.entries.push_back(std::move(entry));
+    }
+  }
+
   DiffResult& result_;
+  EntrySink* sink_;
   FrameComparer comparer_;
 };
 
@@ -370,18 +379,27 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared&
   // Frames left over on both sides with the same signature and content key: moved.
   std::vector<bool> matched_e(pe.size()), matched_a(pa.size());
   for (const auto& [i, j] : matches) matched_e[i] = matched_a[j] = true;
-  std::map<std::uint64_t, std::deque<std::size_t>> extras;
+  // Each expected frame left over takes the first actual frame left over with its key that no
+  // earlier one took. The leftovers as (key, index) sorted, and per run of one key how many are
+  // taken: 24 bytes per leftover frame (a map of queues cost ~600 bytes per distinct key, which
+  // two unrelated sessions have one of per frame).
+  std::vector<std::pair<std::uint64_t, std::size_t>> extras;
   for (std::size_t j = 0; j < pa.size(); ++j)
-    if (!matched_a[j]) extras[pa.strong[j]].push_back(j);
+    if (!matched_a[j]) extras.emplace_back(pa.strong[j], j);
+  std::sort(extras.begin(), extras.end());
+  std::vector<std::size_t> taken(extras.size());  // at the first of each run of one key
   std::vector<std::optional<std::size_t>> moved_to(pe.size());
   std::vector<bool> consumed(pa.size());
   for (std::size_t i = 0; i < pe.size(); ++i) {
     if (matched_e[i]) continue;
-    auto it = extras.find(pe.strong[i]);
-    if (it == extras.end() || it->second.empty()) continue;
-    moved_to[i] = it->second.front();
-    consumed[it->second.front()] = true;
-    it->second.pop_front();
+    const auto first = std::lower_bound(extras.begin(), extras.end(), std::make_pair(pe.strong[i], std::size_t(0)));
+    if (first == extras.end() || first->first != pe.strong[i]) continue;
+    const std::size_t run = static_cast<std::size_t>(first - extras.begin());
+    const std::size_t next = run + taken[run];
+    if (next >= extras.size() || extras[next].first != pe.strong[i]) continue;
+    ++taken[run];
+    moved_to[i] = extras[next].second;
+    consumed[extras[next].second] = true;
   }
 
   // Compare in transcript order.
@@ -434,6 +452,7 @@ constexpr std::uint64_t kExpectedSalt = 0x65787065637465ULL, kActualSalt = 0x616
 
 DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Frame>& actual, const DiffOptions& options,
                        std::string expected_file, std::string actual_file) {
+  if (options.sink) options.sink->begin();
   DiffResult result = new_result(std::move(expected_file), std::move(actual_file), options);
   ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {
     for (const Frame& frame : expected)
@@ -521,6 +540,7 @@ std::optional<DiffResult> diff_identical_files(const std::filesystem::path& expe
 
 Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const std::filesystem::path& actual,
                                     const DiffOptions& options) {
+  if (options.sink) options.sink->begin();
   if (std::optional<DiffResult> same = diff_identical_files(expected, actual, options)) return std::move(*same);
   // The byte fast path, streaming: both files in lockstep, nothing kept, nothing parsed (but for
   // the stale-declaration scan, which stops once every declared path has selected a value).
@@ -650,6 +670,7 @@ Result<DiffReport> diff_paths(const std::filesystem::path& expected, const std::
   auto spec = mask_spec_for(*golden, options.registry, options.extra_paths, options.mode);
   if (!spec) return spec.error();
   DiffOptions diff_options{std::move(*spec), options.side};
+  diff_options.sink = options.sink;
   std::error_code ec;
   if (std::filesystem::is_directory(expected, ec) && std::filesystem::is_directory(actual, ec)) {
     return diff_scenarios(golden->files, *other, diff_options);

@@ -1,4 +1,5 @@
 #include "msptk/differ/render.hpp"
+#include "render_parts.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
@@ -29,25 +30,27 @@ json::value parsed(const std::string& text) {
 
 }  // namespace
 
+json::value render_parts::frame_json(const DiffResult& r, const DiffEntry& e) {
+  json::array divergences;
+  for (const PathDivergence& d : e.divergences) {
+    json::object o{{"path", d.path}};
+    if (d.expected) o["expected"] = parsed(*d.expected);
+    if (d.actual) o["actual"] = parsed(*d.actual);
+    if (!d.note.empty()) o["note"] = d.note;
+    divergences.push_back(std::move(o));
+  }
+  json::object f{{"outcome", to_string(e.kind)},
+                 {"signature", e.signature},
+                 {"expected", location(r.expected_file, e.expected_line)},
+                 {"actual", location(r.actual_file, e.actual_line)},
+                 {"divergences", std::move(divergences)}};
+  if (!e.actual_signature.empty()) f["actualSignature"] = e.actual_signature;
+  return f;
+}
+
 json::value to_json(const DiffResult& r) {
   json::array frames;
-  for (const DiffEntry& e : r.entries) {
-    json::array divergences;
-    for (const PathDivergence& d : e.divergences) {
-      json::object o{{"path", d.path}};
-      if (d.expected) o["expected"] = parsed(*d.expected);
-      if (d.actual) o["actual"] = parsed(*d.actual);
-      if (!d.note.empty()) o["note"] = d.note;
-      divergences.push_back(std::move(o));
-    }
-    json::object f{{"outcome", to_string(e.kind)},
-                   {"signature", e.signature},
-                   {"expected", location(r.expected_file, e.expected_line)},
-                   {"actual", location(r.actual_file, e.actual_line)},
-                   {"divergences", std::move(divergences)}};
-    if (!e.actual_signature.empty()) f["actualSignature"] = e.actual_signature;
-    frames.push_back(std::move(f));
-  }
+  for (const DiffEntry& e : r.entries) frames.push_back(render_parts::frame_json(r, e));
   json::array paths;
   for (const MaskUse& m : r.masks) paths.push_back(json::object{{"path", m.path}, {"covered", m.covered}, {"differed", m.differed}});
   json::array warnings;

@@ -1,4 +1,5 @@
 #include "msptk/differ/render.hpp"
+#include "render_parts.hpp"
 
 #include "msptk/transcript/display.hpp"
 
@@ -85,20 +86,30 @@ std::string summary_line(Verdict verdict, const DiffCounts& c) {
                      c.moved);
 }
 
-void render_text(std::ostream& out, const DiffReport& report, const TextStyle& style) {
+namespace render_parts {
+
+bool several(const DiffReport& report) { return report.comparisons.size() > 1 || !report.unpaired.empty(); }
+
+void text_head(std::ostream& out, const DiffReport& report, const DiffResult& r, const TextStyle& style) {
   const Painter p{style.color};
-  const bool several = report.comparisons.size() > 1 || !report.unpaired.empty();
-  for (const DiffResult& r : report.comparisons) {
-    if (several) out << p.bold(fmt::format("== {} vs {}", shown(r.expected_file), shown(r.actual_file))) << "\n";
-    for (const DiffEntry& e : r.entries) {
-      if (e.kind == EntryKind::identical || e.kind == EntryKind::equivalent) continue;
-      render_entry(out, r, e, style, p);
-      out << "\n";
-    }
-    render_masks(out, r);
-    for (const std::string& w : r.warnings) out << p.yellow("warning: ") << shown(w) << "\n";
-    if (several) out << summary_line(r.verdict, r.counts) << "\n\n";
-  }
+  if (several(report)) out << p.bold(fmt::format("== {} vs {}", shown(r.expected_file), shown(r.actual_file))) << "\n";
+}
+
+void text_entry(std::ostream& out, const DiffResult& r, const DiffEntry& e, const TextStyle& style) {
+  if (e.kind == EntryKind::identical || e.kind == EntryKind::equivalent) return;
+  render_entry(out, r, e, style, Painter{style.color});
+  out << "\n";
+}
+
+void text_tail(std::ostream& out, const DiffReport& report, const DiffResult& r, const TextStyle& style) {
+  const Painter p{style.color};
+  render_masks(out, r);
+  for (const std::string& w : r.warnings) out << p.yellow("warning: ") << shown(w) << "\n";
+  if (several(report)) out << summary_line(r.verdict, r.counts) << "\n\n";
+}
+
+void text_end(std::ostream& out, const DiffReport& report, const TextStyle& style) {
+  const Painter p{style.color};
   for (const UnpairedFile& u : report.unpaired) {
     out << p.yellow("note: ") << "legs file " << shown(u.file) << " not compared: the "
         << (u.in_expected ? "actual" : "expected") << " scenario has no file of that name\n";
@@ -107,6 +118,17 @@ void render_text(std::ostream& out, const DiffReport& report, const TextStyle& s
   const std::size_t colon = last.find(':');
   const std::string head = last.substr(0, colon);
   out << (report.verdict() == Verdict::divergent ? p.red(head) : p.green(head)) << last.substr(colon) << "\n";
+}
+
+}  // namespace render_parts
+
+void render_text(std::ostream& out, const DiffReport& report, const TextStyle& style) {
+  for (const DiffResult& r : report.comparisons) {
+    render_parts::text_head(out, report, r, style);
+    for (const DiffEntry& e : r.entries) render_parts::text_entry(out, r, e, style);
+    render_parts::text_tail(out, report, r, style);
+  }
+  render_parts::text_end(out, report, style);
 }
 
 }  // namespace msptk

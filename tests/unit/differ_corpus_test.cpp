@@ -7,6 +7,7 @@
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/transcript/writer.hpp"
+#include "spool_check.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -86,6 +87,18 @@ DiffResult diff_copy(const Loaded& s, const std::vector<Frame>& frames, MaskMode
   for (const Frame& f : frames) EXPECT_TRUE(writer->append(f));
   auto result = diff_transcripts(s.transcript, tmp / "transcript.ndjson", DiffOptions{spec_for(s, mode), Side::both});
   EXPECT_TRUE(result) << result.error().render();
+  // Every variant's report comes out the same through a SpooledReport (what `msptk diff` uses).
+  test::expect_spooled_same(
+      [&](EntrySink* sink) -> Result<DiffReport> {
+        DiffOptions options{spec_for(s, mode), Side::both};
+        options.sink = sink;
+        auto r = diff_transcripts(s.transcript, tmp / "transcript.ndjson", options);
+        if (!r) return r.error();
+        DiffReport report;
+        report.comparisons.push_back(std::move(*r));
+        return report;
+      },
+      s.name + " variant");
   return *result;
 }
 
@@ -438,6 +451,40 @@ TEST(DifferCorpus, InconsistentValueAtDeclaredPathIsDivergent) {
     expect_equivalent(diff_copy(s, out, MaskMode::erase), s.name + " (erase)");
   }
   EXPECT_GE(tested, 20u);
+}
+
+// Unrelated scenarios (each against the next two: missing, extra and divergent frames, legs files
+// compared or unpaired), and the repository's corpus/ the same way: a SpooledReport writes what
+// render_text / render_json write.
+TEST(DifferCorpus, SpooledReportsOfUnrelatedScenariosAreTheRenderedReports) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  for (const fs::path& root : {test::shared_transcripts(), test::source_dir() / "corpus"}) {
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(root))
+      if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    ASSERT_GE(dirs.size(), 3u) << root;
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+      for (std::size_t step : {std::size_t(0), std::size_t(1), std::size_t(2)}) {
+        const fs::path& expected = dirs[i];
+        const fs::path& actual = dirs[(i + step) % dirs.size()];
+        test::expect_spooled_same(
+            [&](EntrySink* sink) {
+              PathDiffOptions options;
+              options.sink = sink;
+              return diff_paths(expected, actual, options);
+            },
+            expected.filename().string() + " vs " + actual.filename().string());
+        test::expect_spooled_same(
+            [&](EntrySink* sink) {
+              PathDiffOptions options;
+              options.sink = sink;
+              return diff_paths(expected / "transcript.ndjson", actual / "transcript.ndjson", options);
+            },
+            expected.filename().string() + " vs " + actual.filename().string() + " (files)");
+      }
+    }
+  }
 }
 
 TEST(DifferCorpus, EveryScenarioThroughTheCommandLineExitsZeroAgainstItself) {

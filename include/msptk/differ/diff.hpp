@@ -33,14 +33,33 @@ std::optional<Side> parse_side(std::string_view text);
 enum class Verdict { identical, equivalent, divergent };
 std::string_view to_string(Verdict verdict);
 
+enum class EntryKind { identical, equivalent, divergent, missing, extra, moved };
+std::string_view to_string(EntryKind kind);
+
+struct DiffEntry;
+struct DiffResult;
+
+// Where a diff may hand each entry as it is found instead of keeping it in DiffResult::entries:
+// a report of two unrelated 100 MB sessions has a hundred thousand entries and the values of
+// every divergent place, so a renderer that writes them out as they come (render.hpp's
+// SpooledReport) keeps the differ's memory independent of how much differs.
+class EntrySink {
+ public:
+  virtual ~EntrySink() = default;
+  // A comparison of two transcripts starts (diff_transcripts, diff_frames: once each, in order).
+  virtual void begin() = 0;
+  // The next entry of the comparison `result` is building (its file names, side and mode are
+  // set; its counts, masks and verdict are not final yet).
+  virtual void entry(const DiffResult& result, DiffEntry&& entry) = 0;
+};
+
 struct DiffOptions {
   MaskSpec mask;
   Side side = Side::both;  // which frames are compared (the others are left out entirely)
   bool warn_stale = true;  // warn about declared paths that select no value in EXPECTED
+  // When set, every entry goes to the sink and DiffResult::entries stays empty.
+  EntrySink* sink = nullptr;
 };
-
-enum class EntryKind { identical, equivalent, divergent, missing, extra, moved };
-std::string_view to_string(EntryKind kind);
 
 // One frame of the comparison that is not identical.
 struct DiffEntry {
@@ -63,6 +82,7 @@ struct DiffResult {
   Verdict verdict = Verdict::identical;
   DiffCounts counts;
   std::vector<DiffEntry> entries;  // every frame that is not identical, in transcript order
+                                   // (empty when they went to DiffOptions::sink)
   MaskMode mode = MaskMode::unify;
   std::vector<MaskUse> masks;      // per declared path
   bool byte_identical = false;     // the byte fast path: no frame parsed, masks counted nothing
@@ -105,6 +125,7 @@ struct PathDiffOptions {
   std::vector<std::string> extra_paths;  // normalized besides EXPECTED's manifest list
   MaskMode mode = MaskMode::unify;
   Side side = Side::both;
+  EntrySink* sink = nullptr;  // DiffOptions::sink of every comparison
 };
 
 // Diffs EXPECTED and ACTUAL (scenario folders or transcript files) under the normalize list of

@@ -4,12 +4,21 @@
 // then the mask accounting, warnings, and as its last line the verdict:
 //   divergent: 19 frames (16 identical, 0 equivalent, 1 divergent, 1 missing, 1 extra, 0 moved)
 // The JSON renderer writes one document whose schema is docs/diff-json.md.
+//
+// A SpooledReport renders the same two reports for a diff that hands it its entries as it finds
+// them (DiffOptions::sink): each entry is rendered at once into a temporary file and dropped, so
+// the report of two unrelated 100 MB sessions costs disk, not memory; finish() then writes the
+// report, byte for byte what render_text / render_json write for the same diff with its entries
+// kept (tests/unit/differ_test.cpp holds the two to that).
 #pragma once
 
 #include "msptk/differ/diff.hpp"
 
 #include <boost/json/value.hpp>
 
+#include <cstdio>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -28,5 +37,33 @@ void render_text(std::ostream& out, const DiffReport& report, const TextStyle& s
 boost::json::value to_json(const DiffResult& result);
 boost::json::value to_json(const DiffReport& report);
 void render_json(std::ostream& out, const DiffReport& report);
+
+enum class ReportFormat { text, json };
+
+class SpooledReport final : public EntrySink {
+ public:
+  // An error when no temporary file can be created.
+  static Result<std::unique_ptr<SpooledReport>> create(ReportFormat format, TextStyle style = {});
+  ~SpooledReport() override;
+
+  void begin() override;
+  void entry(const DiffResult& result, DiffEntry&& entry) override;
+
+  // Writes the whole report of `report`, whose comparisons are those the sink saw begin, in order,
+  // with their entries spooled here (render_text / render_json of the same report with entries).
+  Result<void> finish(std::ostream& out, const DiffReport& report);
+
+ private:
+  SpooledReport(ReportFormat format, TextStyle style, std::FILE* file);
+  Result<void> copy(std::ostream& out, std::size_t comparison);
+
+  ReportFormat format_;
+  TextStyle style_;
+  std::FILE* file_;
+  std::vector<long> starts_;       // spool offset where each comparison's entries begin
+  std::vector<std::size_t> counts_;  // entries spooled per comparison (json: comma placement)
+  std::string buffer_;
+  bool failed_ = false;
+};
 
 }  // namespace msptk
