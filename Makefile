@@ -17,8 +17,10 @@ configure: deps
 build: configure
 	@cmake --build build -j $(JOBS) -- --no-print-directory
 
+# A test that fails is run once more before the suite fails (--repeat until-pass:2): the
+# end-to-end tests time real processes on shared machines. A second failure is a failure.
 test: build
-	@cd build && ctest --output-on-failure -j $(JOBS)
+	@cd build && ctest --output-on-failure -j $(JOBS) --repeat until-pass:2
 
 demo: build
 	@scripts/demo
