@@ -33,17 +33,32 @@ bool use_color(const std::string& mode, const std::ostream& out) {
 int run_diff(const DiffCli& cli, Streams io) {
   auto registry = registry_for(cli.mask);
   if (!registry) return report_error(io, registry.error());
+  const ReportFormat format = cli.format == "json" ? ReportFormat::json : ReportFormat::text;
+  const TextStyle style{use_color(cli.color, io.out)};
   // The report's entries are rendered as the diff finds them, into a temporary file (render.hpp):
-  // memory does not grow with how much the two transcripts differ.
-  auto spool = SpooledReport::create(cli.format == "json" ? ReportFormat::json : ReportFormat::text,
-                                     TextStyle{use_color(cli.color, io.out)});
-  if (!spool) return report_error(io, spool.error());
+  // memory does not grow with how much the two transcripts differ. Without a temporary file (none
+  // can be created, or the disk filled up), the diff runs again with its entries kept.
+  auto spool = SpooledReport::create(format, style);
+  std::unique_ptr<SpooledReport> sink = spool ? std::move(*spool) : nullptr;
   PathDiffOptions options{std::move(*registry), cli.mask.paths,
                           parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify),
-                          parse_side(cli.side).value_or(Side::both), spool->get()};
+                          parse_side(cli.side).value_or(Side::both), sink.get()};
   auto report = diff_paths(cli.expected, cli.actual, options);
   if (!report) return report_error(io, report.error());
-  if (auto written = (*spool)->finish(io.out, *report); !written) return report_error(io, written.error());
+  if (sink && !sink->failed()) {
+    if (auto written = sink->finish(io.out, *report); !written) return report_error(io, written.error());
+  } else {
+    if (sink) {
+      options.sink = nullptr;
+      report = diff_paths(cli.expected, cli.actual, options);
+      if (!report) return report_error(io, report.error());
+    }
+    if (format == ReportFormat::json) {
+      render_json(io.out, *report);
+    } else {
+      render_text(io.out, *report, style);
+    }
+  }
   return report->verdict() == Verdict::divergent ? 1 : 0;
 }
 

@@ -5,8 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 namespace msptk {
@@ -23,9 +27,24 @@ Error spool_error(std::string_view what) {
 }  // namespace
 
 Result<std::unique_ptr<SpooledReport>> SpooledReport::create(ReportFormat format, TextStyle style) {
-  std::FILE* file = std::tmpfile();
-  if (!file) return spool_error("create");
-  return std::unique_ptr<SpooledReport>(new SpooledReport(format, style, file));
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) {
+    errno = ec.value();
+    return spool_error("create");
+  }
+  std::string name = (dir / "msptk-diff-XXXXXX").string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) return spool_error("create");
+  ::unlink(name.c_str());  // gone with the process, whatever happens
+  std::FILE* file = ::fdopen(fd, "w+b");
+  if (!file) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    return spool_error("create");
+  }
+  return std::make_unique<SpooledReport>(format, style, file);
 }
 
 SpooledReport::SpooledReport(ReportFormat format, TextStyle style, std::FILE* file)
@@ -50,7 +69,8 @@ void SpooledReport::entry(const DiffResult& result, DiffEntry&& entry) {
   }
   ++counts_.back();
   buffer_ = std::move(out).str();
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    failed_ = spool_error("write");
 }
 
 Result<void> SpooledReport::copy(std::ostream& out, std::size_t comparison) {
@@ -68,7 +88,8 @@ Result<void> SpooledReport::copy(std::ostream& out, std::size_t comparison) {
 }
 
 Result<void> SpooledReport::finish(std::ostream& out, const DiffReport& report) {
-  if (failed_ || std::fflush(file_) != 0) return spool_error("write");
+  if (failed_) return *failed_;
+  if (std::fflush(file_) != 0) return spool_error("write");
   if (starts_.size() != report.comparisons.size())
     return Error::usage(fmt::format("a spooled diff report saw {} comparisons, the report has {}", starts_.size(),
                                     report.comparisons.size()));

@@ -9,6 +9,9 @@
 // skipped there (as stream_memory_test.cpp skips its bounds).
 #include "fault_support.hpp"
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <iostream>
 
 namespace msptk::e2e {
@@ -54,6 +57,29 @@ TEST(DiffMemoryE2E, PeakRssOfUnrelatedSessionsDoesNotGrowWithTheirLength) {
     EXPECT_LT(short_kib, kTargetKib) << format;
     EXPECT_LT(long_kib, kTargetKib) << format;
     EXPECT_LT(long_kib, short_kib + kGrowthKib) << format << ": peak RSS grew with the sessions' length";
+  }
+}
+
+// Without a usable temporary folder the report is the same: the diff runs again with its entries
+// kept (cli/diff.cpp).
+TEST(DiffMemoryE2E, WithoutATemporaryFolderTheReportIsTheSame) {
+  test::TempDir tmp;
+  const fs::path cases = fs::path(MSPTK_SOURCE_DIR) / "tests" / "golden" / "diff";
+  for (const std::string name : {"divergent", "divergent-json"}) {
+    const fs::path dir = cases / name;
+    for (const std::string format : {"text", "json"}) {
+      const std::string args = "diff --format " + format + " '" + (dir / "a").string() + "' '" + (dir / "b").string() + "'";
+      auto run = [&](const std::string& env, const std::string& out) {
+        const std::string cmd = env + " '" + msptk_bin() + "' " + args + " > '" + (tmp / out).string() + "' 2>&1";
+        const int status = std::system(cmd.c_str());
+        EXPECT_TRUE(WIFEXITED(status)) << cmd;
+        EXPECT_EQ(WEXITSTATUS(status), 1) << cmd;  // divergent
+        return test::read_text(tmp / out);
+      };
+      const std::string spooled = run("", "spooled");
+      EXPECT_EQ(run("TMPDIR=/nonexistent/msptk", "kept"), spooled) << name << " " << format;
+      EXPECT_NE(spooled.find("divergent"), std::string::npos) << spooled;
+    }
   }
 }
 

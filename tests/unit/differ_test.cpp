@@ -378,3 +378,73 @@ TEST(FrameComparer, TenThousandLevelsDeepFramesCompareWithoutRecursionTrouble) {
 
 }  // namespace
 }  // namespace msptk
+
+namespace msptk {
+namespace {
+
+const std::vector<Frame>& spool_expected() {
+  static const auto frames = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a","params":{"x":1}})"},
+                                         {S, R"({"jsonrpc":"2.0","method":"n1"})"},
+                                         {S, R"({"jsonrpc":"2.0","method":"n2"})"}});
+  return frames;
+}
+const std::vector<Frame>& spool_actual() {
+  static const auto frames = transcript({{C, R"({"jsonrpc":"2.0","id":1,"method":"a","params":{"x":2}})"},
+                                         {S, R"({"jsonrpc":"2.0","method":"n2"})"},
+                                         {S, R"({"jsonrpc":"2.0","method":"x"})"}});
+  return frames;
+}
+
+DiffReport spool_report(EntrySink* sink) {
+  DiffOptions options;
+  options.sink = sink;
+  DiffReport report;
+  report.comparisons.push_back(diff_frames(spool_expected(), spool_actual(), options, "e", "a"));
+  report.comparisons.push_back(diff_frames(spool_actual(), spool_expected(), options, "a", "e"));
+  return report;
+}
+
+TEST(SpooledReport, WritesWhatTheRenderersWriteForInMemoryFrames) {
+  for (const ReportFormat format : {ReportFormat::text, ReportFormat::json}) {
+    auto spool = SpooledReport::create(format);
+    ASSERT_TRUE(spool) << spool.error().render();
+    const DiffReport spooled = spool_report(spool->get());
+    for (const DiffResult& r : spooled.comparisons) EXPECT_TRUE(r.entries.empty());
+    std::ostringstream got, want;
+    ASSERT_TRUE((*spool)->finish(got, spooled));
+    const DiffReport kept = spool_report(nullptr);
+    ASSERT_EQ(kept.comparisons[0].entries.size(), 3u);  // divergent, missing, extra
+    if (format == ReportFormat::json) {
+      render_json(want, kept);
+    } else {
+      render_text(want, kept);
+    }
+    EXPECT_EQ(got.str(), want.str());
+  }
+}
+
+TEST(SpooledReport, AFailedWriteIsAnErrorBeforeAnythingIsWritten) {
+  std::FILE* read_only = std::fopen("/dev/null", "rb");
+  ASSERT_NE(read_only, nullptr);
+  SpooledReport spool(ReportFormat::text, TextStyle{}, read_only);
+  const DiffReport report = spool_report(&spool);
+  EXPECT_TRUE(spool.failed());
+  std::ostringstream out;
+  auto written = spool.finish(out, report);
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().message.find("cannot write the diff report's spool"), std::string::npos)
+      << written.error().message;
+  EXPECT_EQ(out.str(), "");
+}
+
+TEST(SpooledReport, ACountOfComparisonsOtherThanTheSinkSawIsAnError) {
+  auto spool = SpooledReport::create(ReportFormat::json);
+  ASSERT_TRUE(spool);
+  DiffReport report = spool_report(spool->get());
+  report.comparisons.pop_back();
+  std::ostringstream out;
+  EXPECT_FALSE((*spool)->finish(out, report));
+}
+
+}  // namespace
+}  // namespace msptk

@@ -42,28 +42,35 @@ enum class ReportFormat { text, json };
 
 class SpooledReport final : public EntrySink {
  public:
-  // An error when no temporary file can be created.
+  // Spools into an unlinked file in the temporary folder (TMPDIR); an error when none can be
+  // created (a caller can still diff with the entries kept and render_text / render_json).
   static Result<std::unique_ptr<SpooledReport>> create(ReportFormat format, TextStyle style = {});
+  // Spools into `file` (opened for reading and writing; owned, closed on destruction).
+  SpooledReport(ReportFormat format, TextStyle style, std::FILE* file);
   ~SpooledReport() override;
+  SpooledReport(const SpooledReport&) = delete;
+  SpooledReport& operator=(const SpooledReport&) = delete;
 
   void begin() override;
   void entry(const DiffResult& result, DiffEntry&& entry) override;
+
+  // An entry could not be written (a full disk): finish() would fail before writing anything.
+  bool failed() const { return failed_.has_value(); }
 
   // Writes the whole report of `report`, whose comparisons are those the sink saw begin, in order,
   // with their entries spooled here (render_text / render_json of the same report with entries).
   Result<void> finish(std::ostream& out, const DiffReport& report);
 
  private:
-  SpooledReport(ReportFormat format, TextStyle style, std::FILE* file);
   Result<void> copy(std::ostream& out, std::size_t comparison);
 
   ReportFormat format_;
   TextStyle style_;
   std::FILE* file_;
-  std::vector<long> starts_;       // spool offset where each comparison's entries begin
+  std::vector<long> starts_;         // spool offset where each comparison's entries begin
   std::vector<std::size_t> counts_;  // entries spooled per comparison (json: comma placement)
   std::string buffer_;
-  bool failed_ = false;
+  std::optional<Error> failed_;      // the first write that failed
 };
 
 }  // namespace msptk
