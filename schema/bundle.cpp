@@ -815,13 +815,45 @@ const EnumDef* Bundle::find_enum(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+
+// True when `instance` nests deeper than `limit` levels (found without recursion; stops at the
+// first place past the limit).
+bool deeper_than(const json::value& instance, std::size_t limit) {
+  std::vector<std::pair<const json::value*, std::size_t>> stack{{&instance, 0}};
+  while (!stack.empty()) {
+    auto [v, depth] = stack.back();
+    stack.pop_back();
+    if (const json::object* o = v->if_object()) {
+      if (depth + 1 > limit && !o->empty()) return true;
+      for (const auto& m : *o) stack.emplace_back(&m.value(), depth + 1);
+    } else if (const json::array* a = v->if_array()) {
+      if (depth + 1 > limit && !a->empty()) return true;
+      for (const auto& e : *a) stack.emplace_back(&e, depth + 1);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 void Bundle::visit_enums(std::string_view pointer, const json::value& instance,
                          const std::function<void(const std::string&, const json::value&, bool)>& visit) const {
+  if (deeper_than(instance, kMaxSchemaDepth)) return;
   state_->walk_enums(std::string(pointer), instance, visit, 0);
 }
 
 std::vector<Violation> Bundle::validate(std::string_view pointer, const json::value& instance, std::string_view root) const {
   std::vector<Violation> out;
+  if (deeper_than(instance, kMaxSchemaDepth)) {
+    Violation v;
+    v.path = std::string(root);
+    v.schema_location = std::string(pointer);
+    v.constraint = Constraint::too_deep;
+    v.message = fmt::format("nested deeper than {} levels: not checked against the schema", kMaxSchemaDepth);
+    out.push_back(std::move(v));
+    return out;
+  }
   state_->validate(pointer, instance, root, out, 0);
   return out;
 }

@@ -28,6 +28,7 @@ constexpr std::array kRules = {
     RuleInfo{"frame.too-large", "error", "no frame is over serverConfig.frameLimitBytes (a client frame may be, when the server rejects it)"},
     RuleInfo{"frame.rejection", "error", "a server rejection of a broken client frame has the shape seed 000 gives (-32700 with id null, -32002 with data.limitBytes, -32600)"},
     RuleInfo{"frame.schema", "error", "params, result and error objects satisfy their schema in the bundle (needs --schema)"},
+    RuleInfo{"frame.schema-depth", "warning", "a params, result or error object nested deeper than 64 levels is not checked against the schema (the check is recursive; needs --schema)"},
     RuleInfo{"frame.redacted", "note", "a schema finding at a \"<redacted:N>\" placeholder (record --redact) is a note: the recorded value was replaced (needs --schema)"},
     RuleInfo{"frame.unknown-method", "note/warning", "the method is in the schema bundle's tables (a note in sdk-tolerance scenarios, else a warning; needs --schema)"},
     RuleInfo{"frame.unknown-enum", "note/warning", "a string outside an enum marked x-msp-openness open is tolerated with a warning (a note in sdk-tolerance scenarios, where any enum's unknown strings are notes; other enum values are frame.schema errors; needs --schema)"},

@@ -424,6 +424,10 @@ bool TranscriptChecker::validate_part(const Frame& frame, const std::string* poi
                       v.message, what));
       continue;
     }
+    if (v.constraint == schema::Constraint::too_deep) {
+      add(Severity::warning, frame.line, "frame.schema-depth", fmt::format("{}: {} ({})", v.path, v.message, what));
+      continue;
+    }
     if (v.constraint == schema::Constraint::enum_value && v.string_value && (v.open_enum || ctx_.sdk_tolerance)) {
       // Seed 003: an unknown string on an open enum is conformant, with a warning. In
       // sdk-tolerance scenarios every unknown enum string is there on purpose: a note.

@@ -10,6 +10,7 @@
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -309,6 +310,36 @@ schema::Bundle tiny_bundle() {
 
 std::string line(const char* dir, const std::string& raw) {
   return boost::json::serialize(boost::json::object{{"dir", dir}, {"raw", raw}}) + "\n";
+}
+
+// A recursive schema ($ref cycle) would take time and memory growing faster than the depth of
+// the instance it checks: deeper than kMaxSchemaDepth, a part is not checked, with a warning.
+TEST(Validator, SchemaCheckStopsAtItsDepthLimitWithAWarning) {
+  TempDir dir;
+  schema::Bundle bundle = schema::Bundle::from_json(boost::json::parse(R"({
+    "$defs": {"Deep": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Deep"}}, {"type": "string"}]},
+              "Params": {"type": "object", "properties": {"v": {"$ref": "#/$defs/Deep"}}}},
+    "methods": {"initialize": {}, "do": {"params": {"$ref": "#/$defs/Params"}}},
+    "notifications": {"initialized": {}}
+  })"), "deep.json").value();
+  auto nested = [](std::size_t depth, const std::string& leaf) {
+    return std::string(depth, '[') + leaf + std::string(depth, ']');
+  };
+  const std::string transcript =
+      line("client", R"({"jsonrpc":"2.0","id":1,"method":"initialize"})") + line("server", R"({"jsonrpc":"2.0","id":1,"result":{}})") +
+      line("client", R"({"jsonrpc":"2.0","method":"initialized"})") +
+      line("client", R"({"jsonrpc":"2.0","id":2,"method":"do","params":{"v":)" + nested(10, "5") + "}}") +     // 4: checked
+      line("client", R"({"jsonrpc":"2.0","id":3,"method":"do","params":{"v":)" + nested(5000, "5") + "}}");  // 5: too deep
+  const fs::path scenario = make_scenario(dir.path(), "s", transcript);
+  ValidateOptions options;
+  options.schema = bundle;
+  const auto started = std::chrono::steady_clock::now();
+  const ScenarioReport report = validate_scenario(scenario, options);
+  std::vector<std::string> got;
+  for (const Finding& f : report.findings)
+    if (f.rule.starts_with("frame.schema")) got.push_back(fmt::format("{} {} {}", f.line, to_string(f.severity), f.rule));
+  EXPECT_EQ(got, (std::vector<std::string>{"4 error frame.schema", "5 warning frame.schema-depth"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));  // a hang, not a timing goal
 }
 
 TEST(Validator, SchemaFindingsByKind) {

@@ -98,7 +98,8 @@ class Bundle {
   // Validates `instance` against the schema at `pointer` (a JSON pointer fragment such as
   // "#/methods/session~1start/params"). `root` names the instance in violation paths
   // ("params", "result", "error"). An empty vector means the instance is valid. A schema that
-  // cannot be compiled is one violation of kind `schema_unusable`.
+  // cannot be compiled is one violation of kind `schema_unusable`; an instance nested deeper
+  // than kMaxSchemaDepth is one violation of kind `too_deep` (not checked).
   std::vector<Violation> validate(std::string_view pointer, const boost::json::value& instance,
                                   std::string_view root) const;
 
