@@ -84,22 +84,34 @@ struct FrameRef {
   FrameRole role;            // from the one parse made for the alignment keys
 };
 
-// The alignment keys of the compared frames of one transcript.
+// The alignment keys of the compared frames of one transcript: per frame its FrameRef, its
+// signature's number and its strong key (signature + content); the weaker keys are derived.
 struct Prepared {
   std::vector<FrameRef> refs;
   std::vector<std::uint32_t> signature;  // into names
   std::vector<std::string> names;        // each distinct signature text once
-  std::vector<std::uint64_t> strong, medium, weak;
+  std::vector<std::uint64_t> name_hash;  // of each name
+  std::vector<std::uint64_t> strong;
+  std::uint64_t salt = 0;                // of this side's weak keys
 
   std::size_t size() const { return refs.size(); }
   const std::string& sig(std::size_t k) const { return names[signature[k]]; }
+  // The signature alone.
+  std::uint64_t medium(std::size_t k) const { return name_hash[signature[k]]; }
+  // Only responses align on direction + kind (one whose id answers no request still pairs with
+  // its counterpart); any other frame has a key of its own and stays missing or extra.
+  std::uint64_t weak(std::size_t k) const {
+    return refs[k].role.kind == FrameKind::response
+               ? combine(static_cast<std::uint64_t>(refs[k].role.dir) + 1, 0x7265737000ULL)
+               : combine(salt, k + 1);
+  }
 };
 
 // Builds a Prepared from the frames of one transcript, fed in wire order (every frame: responses
 // need their requests); each frame is parsed once, here.
 class Preparer {
  public:
-  Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side), salt_(salt) {}
+  Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side) { p_.salt = salt; }
 
   void observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::size_t size) {
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
@@ -117,16 +129,16 @@ class Preparer {
     const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
     p_.refs.push_back(FrameRef{index, frame.line, offset, size, frame.dir, role});
     p_.signature.push_back(name);
-    p_.medium.push_back(medium);
     p_.strong.push_back(combine(medium, content));
-    // Only responses align on direction + kind (one whose id answers no request still pairs with
-    // its counterpart); any other frame gets a key of its own and stays missing or extra.
-    p_.weak.push_back(envelope.kind == FrameKind::response
-                          ? combine(static_cast<std::uint64_t>(frame.dir) + 1, 0x7265737000ULL)
-                          : combine(salt_, p_.refs.size()));
   }
 
-  Prepared take() { return std::move(p_); }
+  Prepared take() {
+    // Growth by doubling leaves up to half of each vector unused: not kept for the whole diff.
+    p_.refs.shrink_to_fit();
+    p_.signature.shrink_to_fit();
+    p_.strong.shrink_to_fit();
+    return std::move(p_);
+  }
 
  private:
   std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig) {
@@ -137,6 +149,7 @@ class Preparer {
       const auto id = static_cast<std::uint32_t>(p_.names.size());
       it = ids_.emplace(std::move(key), std::make_pair(id, hash_text(text))).first;
       p_.names.push_back(std::move(text));
+      p_.name_hash.push_back(it->second.second);
     }
     return it->second;
   }
@@ -144,7 +157,6 @@ class Preparer {
   static constexpr std::size_t kArenaBytes = 256 * 1024;
   const Masker& masker_;
   Side side_;
-  std::uint64_t salt_;
   std::unique_ptr<unsigned char[]> arena_buffer_ = std::make_unique<unsigned char[]>(kArenaBytes);
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
@@ -225,10 +237,19 @@ class FileStore final : public FrameStore {
 void align(const Prepared& a, const Prepared& b, int level, std::size_t alo, std::size_t ahi, std::size_t blo,
            std::size_t bhi, std::vector<Match>& out) {
   if (alo >= ahi || blo >= bhi) return;
-  const auto& ka = level == 0 ? a.strong : level == 1 ? a.medium : a.weak;
-  const auto& kb = level == 0 ? b.strong : level == 1 ? b.medium : b.weak;
-  std::vector<Match> matches = longest_common_subsequence(std::span(ka).subspan(alo, ahi - alo),
-                                                          std::span(kb).subspan(blo, bhi - blo));
+  std::vector<Match> matches;
+  if (level == 0) {
+    matches = longest_common_subsequence(std::span(a.strong).subspan(alo, ahi - alo),
+                                         std::span(b.strong).subspan(blo, bhi - blo));
+  } else {
+    // The window's weaker keys, for this call only (freed before the level below runs).
+    auto keys = [&](const Prepared& p, std::size_t lo, std::size_t hi) {
+      std::vector<std::uint64_t> window(hi - lo);
+      for (std::size_t k = lo; k < hi; ++k) window[k - lo] = level == 1 ? p.medium(k) : p.weak(k);
+      return window;
+    };
+    matches = longest_common_subsequence(keys(a, alo, ahi), keys(b, blo, bhi));
+  }
   std::size_t i = alo, j = blo;
   for (const auto& [ma, mb] : matches) {
     if (level < 2) align(a, b, level + 1, i, alo + ma, j, blo + mb, out);
@@ -388,7 +409,8 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared&
     if (!matched_a[j]) extras.emplace_back(pa.strong[j], j);
   std::sort(extras.begin(), extras.end());
   std::vector<std::size_t> taken(extras.size());  // at the first of each run of one key
-  std::vector<std::optional<std::size_t>> moved_to(pe.size());
+  constexpr std::size_t kNotMoved = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> moved_to(pe.size(), kNotMoved);
   std::vector<bool> consumed(pa.size());
   for (std::size_t i = 0; i < pe.size(); ++i) {
     if (matched_e[i]) continue;
@@ -428,8 +450,8 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared&
     const std::size_t ma = m < matches.size() ? matches[m].first : pe.size();
     const std::size_t mb = m < matches.size() ? matches[m].second : pa.size();
     for (; i < ma; ++i) {
-      if (moved_to[i]) {
-        if (auto done = pair(i, *moved_to[i], true); !done) return done.error();
+      if (moved_to[i] != kNotMoved) {
+        if (auto done = pair(i, moved_to[i], true); !done) return done.error();
       } else {
         builder.missing(pe.refs[i].line, pe.sig(i));
       }
