@@ -15,6 +15,7 @@
 #include <boost/json.hpp>
 
 #include <fstream>
+#include <sstream>
 
 namespace msptk::e2e {
 namespace {
@@ -278,7 +279,7 @@ TEST_F(FaultE2E, ServeFixtureClientKilledMidFrame) {
 bool catches(pid_t pid, int signo, std::chrono::milliseconds within) {
   const auto until = std::chrono::steady_clock::now() + within;
   do {
-    std::ifstream status(fmt::format("/proc/{}/status", pid));
+    std::istringstream status(read_proc_file(fmt::format("/proc/{}/status", pid)));
     for (std::string line; std::getline(status, line);) {
       if (!line.starts_with("SigCgt:")) continue;
       const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <fcntl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -22,6 +24,24 @@ namespace msptk::e2e {
 inline std::string unique_marker() {
   static int n = 0;
   return fmt::format("7777.{}{:04}", ::getpid(), ++n);
+}
+
+// The bytes of a /proc file, "" when it cannot be read. Plain read(2): a process that exits
+// while its file is read makes read fail with ESRCH, which std::ifstream (libstdc++'s
+// basic_filebuf::underflow) turns into an exception.
+inline std::string read_proc_file(const std::filesystem::path& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buffer[4096];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 // Live processes (state other than Z) whose argv contains `marker` (and, when `program` is
@@ -34,13 +54,10 @@ inline std::vector<int> processes_with(const std::string& marker, const std::str
     const std::filesystem::directory_entry& e = *it;
     const std::string name = e.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
-    std::string argv((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    const std::string argv = read_proc_file(e.path() / "cmdline");
     if (argv.find(marker) == std::string::npos) continue;
     if (!program.empty() && argv.compare(0, program.size() + 1, program + std::string(1, '\0')) != 0) continue;
-    std::ifstream stat(e.path() / "stat");
-    std::string line;
-    std::getline(stat, line);
+    const std::string line = read_proc_file(e.path() / "stat");
     const auto close = line.rfind(')');
     if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') continue;
     out.push_back(static_cast<int>(std::strtol(name.c_str(), nullptr, 10)));
