@@ -3,6 +3,10 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
+#include <cstdint>
+#include <string>
+
 namespace msptk {
 
 namespace json = boost::json;
@@ -42,6 +46,27 @@ std::string_view to_string(FrameKind kind) {
   return "invalid";
 }
 
+namespace {
+
+// An id that is a number is an integer of at most 64 bits BY VALUE, however it is spelled:
+// 1000, 1e3 and 1000.0 are the same JSON number (the canonical form writes all three as 1000),
+// so they must classify alike; 1.5, 1e400 and 30-digit integers are not integers of 64 bits.
+bool is_integer_id(const json::value& id) {
+  if (id.is_int64() || id.is_uint64()) return true;
+  if (!is_json_number(id)) return false;
+  const std::string text = canonical_number_text(id);
+  if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return false;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  std::int64_t i = 0;
+  if (auto [p, ec] = std::from_chars(first, last, i); ec == std::errc() && p == last) return true;
+  std::uint64_t u = 0;
+  auto [p, ec] = std::from_chars(first, last, u);
+  return ec == std::errc() && p == last;
+}
+
+}  // namespace
+
 Envelope classify(const json::value& message) {
   Envelope env;
   const json::object* obj = message.if_object();
@@ -58,7 +83,7 @@ Envelope classify(const json::value& message) {
   const json::value* method = obj->if_contains("method");
   const json::value* result = obj->if_contains("result");
   const json::value* error = obj->if_contains("error");
-  if (id && !(is_json_string(*id) || id->is_int64() || id->is_uint64() || id->is_null())) {
+  if (id && !(is_json_string(*id) || is_integer_id(*id) || id->is_null())) {
     env.problem = is_json_number(*id) ? "id must be an integer (of at most 64 bits), a string or null"
                                       : "id must be an integer, a string or null";
     return env;
@@ -116,6 +141,9 @@ Envelope classify(const json::value& message) {
   return env;
 }
 
-std::string id_key(const json::value& id) { return serialize_json(id); }
+std::string id_key(const json::value& id) {
+  if (is_json_number(id)) return canonical_number_text(id);  // 1e3 and 1000 are one id
+  return serialize_json(id);
+}
 
 }  // namespace msptk

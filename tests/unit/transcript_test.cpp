@@ -131,6 +131,22 @@ TEST(Utf8, RejectsOverlongsSurrogatesAndTruncation) {
   EXPECT_FALSE(is_valid_utf8("\xe2\x9c"));
 }
 
+// An id is judged by its value, not its spelling: the canonical form (normalize
+// --sort-members) writes 1e3 as 1000, and the frame must stay what it was (a fuzz finding).
+TEST(Frame, NumberIdsAreIntegersByValue) {
+  auto kind_of = [](const std::string& id) {
+    auto v = parse_json(R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":{}})");
+    return classify(*v).kind;
+  };
+  for (const char* id : {"1000", "1e3", "1e03", "1000.0", "10000e-1", "-0", "18446744073709551615"})
+    EXPECT_EQ(kind_of(id), FrameKind::response) << id;
+  for (const char* id : {"1.5", "1e400", "123456789012345678901234567890", "18446744073709551616", "-9223372036854775809"})
+    EXPECT_EQ(kind_of(id), FrameKind::invalid) << id;
+  EXPECT_EQ(id_key(*parse_json("1e3")), id_key(*parse_json("1000")));
+  EXPECT_EQ(id_key(*parse_json("1000")), "1000");
+  EXPECT_EQ(id_key(*parse_json("\"1000\"")), "\"1000\"");
+}
+
 TEST(Frame, ClassifiesEnvelopes) {
   auto kind = [](const char* text) { return classify(boost::json::parse(text)); };
   EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})").kind, FrameKind::request);

@@ -57,7 +57,8 @@ struct Envelope {
 
 Envelope classify(const boost::json::value& message);
 
-// A canonical, compact text of an id for use as a map key ("1", "\"b9\"", "null").
+// A canonical, compact text of an id for use as a map key ("1", "\"b9\"", "null"); a number by
+// its value (1e3 and 1000 give "1000").
 std::string id_key(const boost::json::value& id);
 
 }  // namespace msptk
