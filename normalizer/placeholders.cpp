@@ -88,6 +88,10 @@ std::string Placeholders::rewrite(const Frame& frame) {
   const FrameRole role = FrameRole::of(frame.dir, classify(value));
   Rewrite rewrite{masker_, role, {}};
   rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
+    // A null id names no request (a parse-error response): it is not a minted value, and a
+    // placeholder there would make the response answer a request (in erase mode every id is
+    // "<id>").
+    if (rule.is_id && v.is_null()) return json::value(nullptr);
     return json::value(json::string(placeholder(rule, v)));
   });
   if (sort_members_) return canonical_json(value);

@@ -196,6 +196,17 @@ TEST(Placeholders, ErasedValuesCarryNoNumber) {
             R"({"jsonrpc":"2.0","method":"turn/started","params":{"turnId":"<value>"}})");
 }
 
+// A null id (a parse-error response) names no request: it stays null in both modes, so the
+// normalized response still answers nothing (a fuzz finding: erased, it answered a request).
+TEST(Placeholders, ANullIdStaysNull) {
+  for (MaskMode mode : {MaskMode::unify, MaskMode::erase}) {
+    Placeholders p(Masker(spec_of({"id"}, mode)));
+    EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}})")),
+              R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}})");
+    EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","id":4,"result":{}})")),
+              mode == MaskMode::erase ? R"({"jsonrpc":"2.0","id":"<id>","result":{}})" : R"({"jsonrpc":"2.0","id":"<id:1>","result":{}})");
+  }
+}
 
 TEST(Canonical, NumbersKeepTheirExactValue) {
   auto canon = [](const char* t) { return canonical_json(*parse_json(t)); };
