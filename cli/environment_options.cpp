@@ -22,6 +22,13 @@ void add_environment_options(CLI::App& sub, process::EnvironmentOptions& options
       ->type_name("DIR");
 }
 
+void add_close_timeout_option(CLI::App& sub, int& close_timeout_ms) {
+  sub.add_option("--close-timeout-ms", close_timeout_ms,
+                 "How long HOST may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
+      ->default_val(5000)
+      ->type_name("T");
+}
+
 Result<process::EnvironmentPlan> environment_plan(const process::EnvironmentOptions& options) {
   return process::plan_environment(options, process::own_environment());
 }

@@ -11,6 +11,9 @@ namespace msptk::cli {
 
 void add_environment_options(CLI::App& sub, process::EnvironmentOptions& options);
 
+// --close-timeout-ms T (default 5000) of the verbs that stop a host they replay to (replay, regen).
+void add_close_timeout_option(CLI::App& sub, int& close_timeout_ms);
+
 // The options resolved against msptk's own environment.
 Result<process::EnvironmentPlan> environment_plan(const process::EnvironmentOptions& options);
 

@@ -79,10 +79,7 @@ Runner setup_replay(CLI::App& app) {
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long to wait for each expected server frame")
       ->default_val(10000)
       ->type_name("T");
-  sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
-                  "How long HOST may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
-      ->default_val(5000)
-      ->type_name("T");
+  add_close_timeout_option(*sub, cli->close_timeout_ms);
   add_mask_options(*sub, cli->mask);
   sub->add_option("--format", cli->format, "Report format: text or json")
       ->check(CLI::IsMember({"text", "json"}))

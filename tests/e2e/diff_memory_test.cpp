@@ -19,11 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
 constexpr long kGrowthKib = 6 * 1024;  // what the 6x longer pair may add to the peak
 constexpr long kTargetKib = 96 * 1024;
 

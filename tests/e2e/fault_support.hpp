@@ -24,6 +24,13 @@
 
 namespace msptk::e2e {
 
+// Sanitizer builds carry their own memory overhead: peak-RSS bounds are asserted only without.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 struct Measured {
   process::ExitStatus exit;
   std::chrono::milliseconds took{0};

@@ -17,11 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAssertRss = false;
-#else
-constexpr bool kAssertRss = true;
-#endif
+constexpr bool kAssertRss = !kSanitized;
 constexpr long kGrowthKib = 4 * 1024;  // what the 7x longer session may add to the peak
 
 struct Generated {
