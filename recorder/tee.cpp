@@ -147,7 +147,7 @@ void Tee::close(Direction dir) {
   const std::filesystem::path side = spill_.dir / tail.file;
   Result<void> kept;
   if (frame.spilled()) {
-    kept = frame.close_spill();
+    kept = frame.close_spill(/*sync=*/true);
     if (kept) kept = spill_.disk->rename(frame.spill_path(), side);
     if (kept) kept = spill_.disk->sync_dir(spill_.dir);
   } else {
