@@ -238,6 +238,37 @@ MSPTK_AVX2 inline char* copy_run(char* dst, const char* block, std::size_t from,
   return dst + len;
 }
 
+// For each 8-bit mask of bytes to drop, the pshufb control that packs the other bytes of an
+// 8-byte group to its front.
+struct PackTable {
+  alignas(16) unsigned char control[256][16];
+  unsigned char kept[256];
+  constexpr PackTable() : control(), kept() {
+    for (unsigned m = 0; m < 256; ++m) {
+      unsigned k = 0;
+      for (unsigned b = 0; b < 8; ++b)
+        if (!(m & (1u << b))) control[m][k++] = static_cast<unsigned char>(b);
+      kept[m] = static_cast<unsigned char>(k);
+      for (; k < 16; ++k) control[m][k] = 0x80;
+    }
+  }
+};
+constexpr PackTable kPack;
+
+// Writes block[0, to) without the bytes whose bit is set in `drop`, 8 bytes at a time (each
+// store writes 8 bytes; those past what is kept are written over later or lie in the room the
+// decoded body leaves, since it is never longer than the bytes read).
+MSPTK_AVX2 inline char* compress(char* dst, const char* block, std::uint64_t drop, std::size_t to) {
+  for (std::size_t g = 0; g < to; g += 8) {
+    const unsigned m = static_cast<unsigned>((drop >> g) & 0xFF);
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(block + g));
+    const __m128i control = _mm_load_si128(reinterpret_cast<const __m128i*>(kPack.control[m]));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), _mm_shuffle_epi8(bytes, control));
+    dst += kPack.kept[m];
+  }
+  return dst;
+}
+
 MSPTK_AVX2 std::size_t scan_avx2(std::string_view s, std::size_t i, char* out, std::size_t* written) {
   const char* p = s.data();
   const std::size_t n = s.size();
@@ -272,11 +303,13 @@ MSPTK_AVX2 std::size_t scan_avx2(std::string_view s, std::size_t i, char* out, s
       const std::uint64_t upto = end >= 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (end + 1)) - 1;
       if (ctl & before) return npos;
       const std::uint64_t esc = escaped & before;
-      if (esc) {
-        const std::uint64_t allowed = bs | quote | eq64(a, b, 'n') | eq64(a, b, 't') | eq64(a, b, 'r') |
-                                      eq64(a, b, 'b') | eq64(a, b, 'f');
-        if (esc & ~allowed) {
-          if (esc & ~allowed & eq64(a, b, 'u')) {
+      // Escaped bytes other than a quote or a backslash: n, t, r, b, f (decoded to another
+      // byte), u (left to the scalar scan), or anything else (not canonical).
+      const std::uint64_t other = esc & ~(bs | quote);
+      if (other) {
+        const std::uint64_t allowed = eq64(a, b, 'n') | eq64(a, b, 't') | eq64(a, b, 'r') | eq64(a, b, 'b') | eq64(a, b, 'f');
+        if (other & ~allowed) {
+          if (other & ~allowed & eq64(a, b, 'u')) {
             fallback = true;  // the scalar scan decides `\u` escapes
             break;
           }
@@ -293,7 +326,12 @@ MSPTK_AVX2 std::size_t scan_avx2(std::string_view s, std::size_t i, char* out, s
       }
       prev_input = b;
       // Decode: copy the plain runs, write each escape's byte.
-      if (dst) {
+      if (dst && !other) {
+        // Every escape here is \" or \\ (what the outer layer of JSON inside JSON holds): the
+        // decoded bytes are the block without the backslashes that begin an escape.
+        const std::uint64_t starts = bs & ~escaped & before;
+        dst = starts ? compress(dst, p + i, starts | ~before, end) : copy_run(dst, p + i, 0, end, i + 128 <= n);
+      } else if (dst) {
         const std::size_t stop = end;
         std::uint64_t starts = bs & ~escaped & before;  // the backslashes that begin an escape
         std::size_t cur = 0;
