@@ -34,13 +34,13 @@ int run_normalize(const NormalizeCli& cli, Streams io) {
       return report_error(io, item->error());
     }
     const Frame& frame = **item;
-    const std::string rewritten = placeholders.rewrite(frame);
+    const std::optional<std::string> rewritten = placeholders.rewritten(frame);
     // A canonical line whose frame nothing changed is written back as it is (it is what
     // canonical_line would write), without escaping it again.
-    if (reader->facts().canonical && rewritten == frame.wire_bytes()) {
-      io.out << reader->line_text() << "\n";
+    if (reader->facts().canonical && (!rewritten || *rewritten == frame.wire_bytes())) {
+      io.out << reader->line_text() << '\n';
     } else {
-      io.out << canonical_line(frame.dir, rewritten) << "\n";
+      io.out << canonical_line(frame.dir, rewritten ? *rewritten : frame.wire_bytes()) << '\n';
     }
   }
   for (const MaskUse& use : placeholders.accounting()) {

@@ -2,6 +2,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/differ/align.hpp"
+#include "msptk/differ/chunked_vector.hpp"
 #include "msptk/differ/signature.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -70,29 +72,62 @@ std::vector<std::size_t> select(const std::vector<Frame>& frames, Side side) {
   return out;
 }
 
-std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
+std::uint64_t hash_text(std::string_view s) { return hash_bytes(s); }
 std::uint64_t combine(std::uint64_t a, std::uint64_t b) { return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2)); }
 
 // What the differ keeps of one compared frame once it has seen it: where to find it again and
-// what it is, not its bytes (2 x 100 MB transcripts must not be held in memory).
-struct FrameRef {
-  std::size_t index = 0;     // position in the transcript (frames of both sides)
-  std::size_t line = 0;      // 1-based line
-  std::uint64_t offset = 0;  // the line's byte offset and size in its file (file-based diffs)
-  std::size_t size = 0;
-  Direction dir = Direction::client;
-  FrameRole role;            // from the one parse made for the alignment keys
+// what it is, not its bytes (2 x 1 GiB transcripts must not be held in memory). 20 bytes: the
+// index, line and size as 32 bits and the offset as 48 (FrameRef::fits says what is refused).
+class FrameRef {
+ public:
+  static constexpr std::uint64_t kMaxOffset = (std::uint64_t{1} << 48) - 1;
+  static constexpr std::uint64_t kMax32 = UINT32_MAX - 1;  // UINT32_MAX is kept as "none"
+
+  FrameRef() = default;
+  FrameRef(std::size_t index, std::size_t line, std::uint64_t offset, std::uint64_t size, FrameRole role)
+      : index_(static_cast<std::uint32_t>(index)),
+        line_(static_cast<std::uint32_t>(line)),
+        size_(static_cast<std::uint32_t>(size)),
+        offset_low_(static_cast<std::uint32_t>(offset)),
+        offset_high_(static_cast<std::uint16_t>(offset >> 32)),
+        role_(static_cast<std::uint8_t>(static_cast<unsigned>(role.dir) | static_cast<unsigned>(role.kind) << 1 |
+                                        (role.initialize ? 8u : 0u))) {}
+
+  // Why a frame cannot be kept in a FrameRef (nullptr: it can).
+  static const char* refuses(std::size_t index, std::size_t line, std::uint64_t offset, std::uint64_t size) {
+    if (index > kMax32 || line > kMax32) return "more than 4294967294 lines";
+    if (size > kMax32) return "a line of 4 GiB or more";
+    if (offset > kMaxOffset) return "a line beyond 256 TiB into the file";
+    return nullptr;
+  }
+
+  std::size_t index() const { return index_; }  // position in the transcript (frames of both sides)
+  std::size_t line() const { return line_; }    // 1-based line
+  std::uint64_t offset() const { return std::uint64_t{offset_high_} << 32 | offset_low_; }  // of the line
+  std::size_t size() const { return size_; }   // of the line, without LF (file-based diffs)
+  Direction dir() const { return static_cast<Direction>(role_ & 1u); }
+  FrameRole role() const {
+    return FrameRole{dir(), static_cast<FrameKind>((role_ >> 1) & 3u), (role_ & 8u) != 0};
+  }
+
+ private:
+  std::uint32_t index_ = 0, line_ = 0, size_ = 0, offset_low_ = 0;
+  std::uint16_t offset_high_ = 0;
+  std::uint8_t role_ = 0;  // dir (bit 0), kind (bits 1-2), initialize (bit 3)
 };
+static_assert(sizeof(FrameRef) == 20);
+static_assert(static_cast<unsigned>(FrameKind::invalid) < 4 && static_cast<unsigned>(Direction::server) < 2);
 
 // The alignment keys of the compared frames of one transcript: per frame its FrameRef, its
 // signature's number and its strong key (signature + content); the weaker keys are derived.
+// Each in fixed blocks (ChunkedVector): 32 bytes a frame, nothing more while a side is read.
 struct Prepared {
-  std::vector<FrameRef> refs;
-  std::vector<std::uint32_t> signature;  // into names
-  std::vector<std::string> names;        // each distinct signature text once
-  std::vector<std::uint64_t> name_hash;  // of each name
-  std::vector<std::uint64_t> strong;
-  std::uint64_t salt = 0;                // of this side's weak keys
+  ChunkedVector<FrameRef> refs;
+  ChunkedVector<std::uint32_t> signature;  // into names
+  std::vector<std::string> names;          // each distinct signature text once
+  std::vector<std::uint64_t> name_hash;    // of each name
+  ChunkedVector<std::uint64_t> strong;
+  std::uint64_t salt = 0;                  // of this side's weak keys
 
   std::size_t size() const { return refs.size(); }
   const std::string& sig(std::size_t k) const { return names[signature[k]]; }
@@ -101,9 +136,9 @@ struct Prepared {
   // Only responses align on direction + kind (one whose id answers no request still pairs with
   // its counterpart); any other frame has a key of its own and stays missing or extra.
   std::uint64_t weak(std::size_t k) const {
-    return refs[k].role.kind == FrameKind::response
-               ? combine(static_cast<std::uint64_t>(refs[k].role.dir) + 1, 0x7265737000ULL)
-               : combine(salt, k + 1);
+    const FrameRole role = refs[k].role();
+    return role.kind == FrameKind::response ? combine(static_cast<std::uint64_t>(role.dir) + 1, 0x7265737000ULL)
+                                            : combine(salt, k + 1);
   }
 };
 
@@ -113,7 +148,13 @@ class Preparer {
  public:
   Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side) { p_.salt = salt; }
 
-  void observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::size_t size) {
+  // Keeps the keys of `frame`; an error when it cannot be kept (FrameRef::refuses).
+  Result<void> observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::uint64_t size,
+                       const std::string& file) {
+    if (const char* why = FrameRef::refuses(index, frame.line, offset, size))
+      return Error::unreadable(file, fmt::format("line {}: msptk diff compares transcripts of at most 4294967294 "
+                                                 "lines of less than 4 GiB each; this one has {}",
+                                                 frame.line, why));
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
     ArenaScope scope(arena);
     auto parsed = parse_json(frame.json_text(), scope.storage());
@@ -123,22 +164,17 @@ class Preparer {
     // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
     const bool ec = !parsed || frame.exact_bytes;
     const Signature sig = tracker_.observe(frame, envelope);
-    if (!on_side(frame.dir, side_)) return;
+    if (!on_side(frame.dir, side_)) return {};
     const auto [name, medium] = intern(sig);
     const FrameRole role = FrameRole::of(frame.dir, envelope);
     const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
-    p_.refs.push_back(FrameRef{index, frame.line, offset, size, frame.dir, role});
+    p_.refs.push_back(FrameRef(index, frame.line, offset, size, role));
     p_.signature.push_back(name);
     p_.strong.push_back(combine(medium, content));
+    return {};
   }
 
-  Prepared take() {
-    // Growth by doubling leaves up to half of each vector unused: not kept for the whole diff.
-    p_.refs.shrink_to_fit();
-    p_.signature.shrink_to_fit();
-    p_.strong.shrink_to_fit();
-    return std::move(p_);
-  }
+  Prepared take() { return std::move(p_); }
 
  private:
   std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig) {
@@ -154,10 +190,8 @@ class Preparer {
     return it->second;
   }
 
-  static constexpr std::size_t kArenaBytes = 256 * 1024;
   const Masker& masker_;
   Side side_;
-  std::unique_ptr<unsigned char[]> arena_buffer_ = std::make_unique<unsigned char[]>(kArenaBytes);
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -178,7 +212,7 @@ class FrameStore {
 class MemoryStore final : public FrameStore {
  public:
   explicit MemoryStore(const std::vector<Frame>& frames) : frames_(frames) {}
-  Result<const Frame*> get(const FrameRef& ref) override { return &frames_[ref.index]; }
+  Result<const Frame*> get(const FrameRef& ref) override { return &frames_[ref.index()]; }
 
  private:
   const std::vector<Frame>& frames_;
@@ -191,9 +225,9 @@ class FileStore final : public FrameStore {
   explicit FileStore(LineSource source) : source_(std::move(source)) {}
 
   Result<std::optional<std::string_view>> line_text(const FrameRef& ref) override {
-    if (ref.index + 1 == next_ && current_) return current_;
-    if (ref.index >= next_) {
-      while (next_ <= ref.index) {
+    if (ref.index() + 1 == next_ && current_) return current_;
+    if (ref.index() >= next_) {
+      while (next_ <= ref.index()) {
         auto line = source_.next();
         if (!line) return changed(ref);
         if (!*line) return line->error();
@@ -201,7 +235,7 @@ class FileStore final : public FrameStore {
         current_ = (*line)->text;
       }
     } else {
-      auto again = source_.read_at(ref.offset, ref.size);
+      auto again = source_.read_at(ref.offset(), ref.size());
       if (!again) return again.error();
       held_ = std::move(*again);
       current_.reset();  // the source has not moved: it still holds line next_ - 1
@@ -215,7 +249,7 @@ class FileStore final : public FrameStore {
     if (!got) return got.error();
     std::string_view text = **got;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    Result<Frame> frame = parse_transcript_line(text, source_.file(), ref.line);
+    Result<Frame> frame = parse_transcript_line(text, source_.file(), ref.line());
     if (!frame) return changed(ref);
     frame_ = std::move(*frame);
     return &frame_;
@@ -223,7 +257,7 @@ class FileStore final : public FrameStore {
 
  private:
   Error changed(const FrameRef& ref) const {
-    return Error::unreadable(source_.file(), fmt::format("line {} changed while it was being diffed", ref.line));
+    return Error::unreadable(source_.file(), fmt::format("line {} changed while it was being diffed", ref.line()));
   }
 
   LineSource source_;
@@ -233,31 +267,51 @@ class FileStore final : public FrameStore {
   Frame frame_;
 };
 
-// Three-level alignment (see diff.hpp) of a[alo, ahi) with b[blo, bhi).
+// The alignment of two Prepared sides as one bit per frame: frame i of EXPECTED is matched when
+// matched_e[i] is set, and since matches increase on both sides the k-th matched frame of one
+// side is paired with the k-th matched frame of the other (2 bits a frame pair, no list of pairs).
+struct Alignment {
+  std::vector<bool> matched_e, matched_a;
+};
+
+// The first matched position in [from, to) (`to` when none).
+std::size_t next_matched(const std::vector<bool>& bits, std::size_t from, std::size_t to) {
+  while (from < to && !bits[from]) ++from;
+  return from;
+}
+
+// Three-level alignment (see diff.hpp) of a[alo, ahi) with b[blo, bhi): the matches of this
+// level are marked, then each gap between two of them is aligned on the next level's keys.
 void align(const Prepared& a, const Prepared& b, int level, std::size_t alo, std::size_t ahi, std::size_t blo,
-           std::size_t bhi, std::vector<Match>& out) {
+           std::size_t bhi, Alignment& out) {
   if (alo >= ahi || blo >= bhi) return;
-  std::vector<Match> matches;
+  auto mark = [&](std::size_t i, std::size_t j) {
+    out.matched_e[alo + i] = true;
+    out.matched_a[blo + j] = true;
+  };
+  // Each level's keys are read in place or derived as they are compared: no window is copied.
   if (level == 0) {
-    matches = longest_common_subsequence(std::span(a.strong).subspan(alo, ahi - alo),
-                                         std::span(b.strong).subspan(blo, bhi - blo));
+    for_each_common([&](std::size_t i) { return a.strong[alo + i]; }, ahi - alo,
+                    [&](std::size_t j) { return b.strong[blo + j]; }, bhi - blo, mark);
+  } else if (level == 1) {
+    for_each_common([&](std::size_t i) { return a.medium(alo + i); }, ahi - alo,
+                    [&](std::size_t j) { return b.medium(blo + j); }, bhi - blo, mark);
   } else {
-    // The window's weaker keys, for this call only (freed before the level below runs).
-    auto keys = [&](const Prepared& p, std::size_t lo, std::size_t hi) {
-      std::vector<std::uint64_t> window(hi - lo);
-      for (std::size_t k = lo; k < hi; ++k) window[k - lo] = level == 1 ? p.medium(k) : p.weak(k);
-      return window;
-    };
-    matches = longest_common_subsequence(keys(a, alo, ahi), keys(b, blo, bhi));
+    for_each_common([&](std::size_t i) { return a.weak(alo + i); }, ahi - alo,
+                    [&](std::size_t j) { return b.weak(blo + j); }, bhi - blo, mark);
   }
+  if (level == 2) return;
+  // The gaps: before the first match, between two, after the last (a match of this level ends
+  // each; a gap holds no match yet, and aligning it marks only inside it).
   std::size_t i = alo, j = blo;
-  for (const auto& [ma, mb] : matches) {
-    if (level < 2) align(a, b, level + 1, i, alo + ma, j, blo + mb, out);
-    out.emplace_back(alo + ma, blo + mb);
-    i = alo + ma + 1;
-    j = blo + mb + 1;
+  while (true) {
+    const std::size_t mi = next_matched(out.matched_e, i, ahi);
+    const std::size_t mj = next_matched(out.matched_a, j, bhi);
+    align(a, b, level + 1, i, mi, j, mj, out);
+    if (mi == ahi || mj == bhi) break;
+    i = mi + 1;
+    j = mj + 1;
   }
-  if (level < 2) align(a, b, level + 1, i, ahi, j, bhi, out);
 }
 
 // Finds the declared paths that select no value in a transcript (stale declarations). Frames are
@@ -394,75 +448,87 @@ DiffResult new_result(std::string expected_file, std::string actual_file, const 
 // paired frame again through its store (MATCHING.md §5; see diff.hpp).
 Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared& pe, const Prepared& pa,
                            FrameStore& se, FrameStore& sa) {
-  std::vector<Match> matches;
-  align(pe, pa, 0, 0, pe.size(), 0, pa.size(), matches);
+  Alignment alignment{std::vector<bool>(pe.size()), std::vector<bool>(pa.size())};
+  align(pe, pa, 0, 0, pe.size(), 0, pa.size(), alignment);
+  const std::vector<bool>& matched_e = alignment.matched_e;
+  const std::vector<bool>& matched_a = alignment.matched_a;
 
   // Frames left over on both sides with the same signature and content key: moved.
-  std::vector<bool> matched_e(pe.size()), matched_a(pa.size());
-  for (const auto& [i, j] : matches) matched_e[i] = matched_a[j] = true;
   // Each expected frame left over takes the first actual frame left over with its key that no
-  // earlier one took. The leftovers as (key, index) sorted, and per run of one key how many are
-  // taken: 24 bytes per leftover frame (a map of queues cost ~600 bytes per distinct key, which
-  // two unrelated sessions have one of per frame).
-  std::vector<std::pair<std::uint64_t, std::size_t>> extras;
+  // earlier one took. The leftovers' indices sorted by (key, index), and per run of one key how
+  // many are taken: 8 bytes per leftover frame (a map of queues cost ~600 bytes per distinct
+  // key, which two unrelated sessions have one of per frame).
+  std::size_t leftover = 0;
+  for (std::size_t j = 0; j < pa.size(); ++j) leftover += matched_a[j] ? 0 : 1;
+  std::vector<std::uint32_t> extras;  // FrameRef::refuses keeps indices below UINT32_MAX
+  extras.reserve(leftover);
   for (std::size_t j = 0; j < pa.size(); ++j)
-    if (!matched_a[j]) extras.emplace_back(pa.strong[j], j);
-  std::sort(extras.begin(), extras.end());
-  std::vector<std::size_t> taken(extras.size());  // at the first of each run of one key
-  constexpr std::size_t kNotMoved = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> moved_to(pe.size(), kNotMoved);
+    if (!matched_a[j]) extras.push_back(static_cast<std::uint32_t>(j));
+  auto by_key = [&](std::uint32_t x, std::uint32_t y) {
+    return pa.strong[x] != pa.strong[y] ? pa.strong[x] < pa.strong[y] : x < y;
+  };
+  std::sort(extras.begin(), extras.end(), by_key);
+  std::vector<std::uint32_t> taken(extras.size());  // at the first of each run of one key
+  constexpr std::uint32_t kNotMoved = UINT32_MAX;
+  std::vector<std::uint32_t> moved_to(pe.size(), kNotMoved);
   std::vector<bool> consumed(pa.size());
   for (std::size_t i = 0; i < pe.size(); ++i) {
     if (matched_e[i]) continue;
-    const auto first = std::lower_bound(extras.begin(), extras.end(), std::make_pair(pe.strong[i], std::size_t(0)));
-    if (first == extras.end() || first->first != pe.strong[i]) continue;
+    const std::uint64_t key = pe.strong[i];
+    const auto first = std::partition_point(extras.begin(), extras.end(),
+                                            [&](std::uint32_t x) { return pa.strong[x] < key; });
+    if (first == extras.end() || pa.strong[*first] != key) continue;
     const std::size_t run = static_cast<std::size_t>(first - extras.begin());
     const std::size_t next = run + taken[run];
-    if (next >= extras.size() || extras[next].first != pe.strong[i]) continue;
+    if (next >= extras.size() || pa.strong[extras[next]] != key) continue;
     ++taken[run];
-    moved_to[i] = extras[next].second;
-    consumed[extras[next].second] = true;
+    moved_to[i] = extras[next];
+    consumed[extras[next]] = true;
   }
+  extras = {};
+  taken = {};
 
   // Compare in transcript order.
   auto pair = [&](std::size_t i, std::size_t j, bool moved) -> Result<void> {
+    const FrameRef& re = pe.refs[i];
+    const FrameRef& ra = pa.refs[j];
     // The same line on both sides, in a role the mask masks nothing of: identical, nothing to
     // parse (FrameComparer::compare with a known role says the same; see comparer.hpp).
-    if (!moved && pe.refs[i].dir == pa.refs[j].dir && builder.comparer().masker().masks_nothing(pe.refs[i].role)) {
-      auto te = se.line_text(pe.refs[i]);
+    if (!moved && re.dir() == ra.dir() && builder.comparer().masker().masks_nothing(re.role())) {
+      auto te = se.line_text(re);
       if (!te) return te.error();
-      auto ta = sa.line_text(pa.refs[j]);
+      auto ta = sa.line_text(ra);
       if (!ta) return ta.error();
       if (*te && *ta && **te == **ta) {
         builder.count(EntryKind::identical);
         return {};
       }
     }
-    auto e = se.get(pe.refs[i]);
+    auto e = se.get(re);
     if (!e) return e.error();
-    auto a = sa.get(pa.refs[j]);
+    auto a = sa.get(ra);
     if (!a) return a.error();
-    builder.pair(**e, pe.refs[i].role, pe.sig(i), **a, pa.sig(j), moved);
+    builder.pair(**e, re.role(), pe.sig(i), **a, pa.sig(j), moved);
     return {};
   };
+  // The k-th matched frame of EXPECTED pairs with the k-th matched frame of ACTUAL.
   std::size_t i = 0, j = 0;
-  for (std::size_t m = 0; m <= matches.size(); ++m) {
-    const std::size_t ma = m < matches.size() ? matches[m].first : pe.size();
-    const std::size_t mb = m < matches.size() ? matches[m].second : pa.size();
+  while (true) {
+    const std::size_t ma = next_matched(matched_e, i, pe.size());
+    const std::size_t mb = next_matched(matched_a, j, pa.size());
     for (; i < ma; ++i) {
       if (moved_to[i] != kNotMoved) {
         if (auto done = pair(i, moved_to[i], true); !done) return done.error();
       } else {
-        builder.missing(pe.refs[i].line, pe.sig(i));
+        builder.missing(pe.refs[i].line(), pe.sig(i));
       }
     }
     for (; j < mb; ++j)
-      if (!consumed[j]) builder.extra(pa.refs[j].line, pa.sig(j));
-    if (m < matches.size()) {
-      if (auto done = pair(ma, mb, false); !done) return done.error();
-      ++i;
-      ++j;
-    }
+      if (!consumed[j]) builder.extra(pa.refs[j].line(), pa.sig(j));
+    if (ma == pe.size() || mb == pa.size()) break;
+    if (auto done = pair(ma, mb, false); !done) return done.error();
+    ++i;
+    ++j;
   }
   result.masks = builder.comparer().accounting();
   return {};
@@ -501,8 +567,10 @@ DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Fra
   Builder builder(result, options);
   const Masker& masker = builder.comparer().masker();
   Preparer ve(masker, options.side, kExpectedSalt), va(masker, options.side, kActualSalt);
-  for (std::size_t k = 0; k < expected.size(); ++k) ve.observe(expected[k], k, 0, 0);
-  for (std::size_t k = 0; k < actual.size(); ++k) va.observe(actual[k], k, 0, 0);
+  // Frames in memory are never refused: their number fits in 32 bits long before their bytes do
+  // in memory, and their line numbers come from files the differ could read.
+  for (std::size_t k = 0; k < expected.size(); ++k) (void)ve.observe(expected[k], k, 0, 0, result.expected_file);
+  for (std::size_t k = 0; k < actual.size(); ++k) (void)va.observe(actual[k], k, 0, 0, result.actual_file);
   const Prepared pe = ve.take(), pa = va.take();
   MemoryStore se(expected), sa(actual);
   (void)diff_prepared(result, builder, pe, pa, se, sa);  // memory stores never fail
@@ -612,7 +680,8 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     std::size_t index = 0;
     while (auto item = reader->next()) {
       if (!*item) return item->error();
-      preparer.observe(**item, index++, reader->offset(), reader->size());
+      if (auto kept = preparer.observe(**item, index++, reader->offset(), reader->size(), reader->file()); !kept)
+        return kept.error();
     }
     return preparer.take();
   };

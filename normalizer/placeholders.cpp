@@ -79,13 +79,30 @@ std::string Placeholders::placeholder(const MaskRule& rule, const json::value& v
   return fmt::format("<{}:{}>", kind, it->second);
 }
 
-std::string Placeholders::rewrite(const Frame& frame) {
+namespace {
+
+// Whether a member of the JSON `text` may be named "id": its name spelled as it is, or with a
+// \u escape (which may spell any letter). Without either, the text holds no member "id".
+bool may_name_id(std::string_view text) {
+  return text.find("\"id\"") != std::string_view::npos || text.find("\\u") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<std::string> Placeholders::rewritten(const Frame& frame) {
+  if (frame.exact_bytes) return std::nullopt;
+  // A server frame with no member "id" is not a response; with nothing declared, no place of
+  // such a frame is masked (Masker::masks_nothing), so it is kept without being parsed.
+  if (!sort_members_ && frame.dir == Direction::server && masker_.spec().declared.empty() &&
+      !may_name_id(frame.json_text()))
+    return std::nullopt;
   thread_local JsonArena arena;  // the DOM lives while this frame is rewritten; text comes out
   ArenaScope scope(arena);
   auto parsed = parse_json(frame.json_text(), scope.storage());
-  if (!parsed || frame.exact_bytes) return frame.wire_bytes();
+  if (!parsed) return std::nullopt;
   json::value& value = *parsed;
   const FrameRole role = FrameRole::of(frame.dir, classify(value));
+  if (!sort_members_ && masker_.masks_nothing(role)) return std::nullopt;
   Rewrite rewrite{masker_, role, {}};
   rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
     // A null id names no request (a parse-error response): it is not a minted value, and a
@@ -95,10 +112,15 @@ std::string Placeholders::rewrite(const Frame& frame) {
     return json::value(json::string(placeholder(rule, v)));
   });
   if (sort_members_) return canonical_json(value);
-  if (!rewrite.changed) return frame.wire_bytes();
+  if (!rewrite.changed) return std::nullopt;
   std::string out = serialize_json(value);
   if (frame.json_text().size() != frame.raw.size()) out += '\r';
   return out;
+}
+
+std::string Placeholders::rewrite(const Frame& frame) {
+  std::optional<std::string> out = rewritten(frame);
+  return out ? std::move(*out) : frame.wire_bytes();
 }
 
 }  // namespace msptk

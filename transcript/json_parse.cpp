@@ -289,7 +289,16 @@ class StrictHandler {
 }  // namespace
 
 JsonArena::JsonArena(std::size_t block_bytes)
-    : block_(new unsigned char[block_bytes]), resource_(block_.get(), block_bytes), storage_(&resource_) {}
+    : block_bytes_(block_bytes),
+      block_(new unsigned char[block_bytes]),
+      resource_(block_.get(), block_bytes),
+      storage_(&resource_) {}
+
+void JsonArena::release() {
+  // storage_ points at resource_ (not owning it): a new resource in its place keeps it valid.
+  resource_.~monotonic_resource();
+  ::new (&resource_) boost::json::monotonic_resource(block_.get(), block_bytes_);
+}
 
 JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
   return parse_json(text, json::storage_ptr(), limits);

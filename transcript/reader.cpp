@@ -1,4 +1,5 @@
 #include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/writer.hpp"
@@ -71,118 +72,6 @@ std::optional<Result<Frame>> TranscriptReader::next() {
   return frame;
 }
 
-namespace {
-
-constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-
-// The high bit of every byte of `w` that is a quote, a backslash, a control character or not
-// ASCII (the only bytes a canonical raw body cannot copy as they are); 0 when there is none.
-// Bytes above the first flagged one may be flagged falsely, the first flagged one never is.
-inline std::uint64_t special_bytes(std::uint64_t w) {
-  auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
-  return (w & kHighs) | below_space | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\\'));
-}
-
-// The length of the well-formed UTF-8 sequence starting at s[i] (a byte >= 0x80), 0 if none.
-inline std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const unsigned char c = p[i];
-  std::size_t len;
-  unsigned cp, min;
-  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-  else return 0;
-  if (i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    if ((p[i + k] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i + k] & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
-}
-
-inline int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;  // upper case is valid JSON but not what the writer writes
-}
-
-// Scans the canonical raw body starting at s[i]; returns the index of its closing quote, or
-// npos when the body is not exactly what the writer writes for valid UTF-8. Writes the decoded
-// bytes at `out` when it is not null (room for s.size() - i bytes) and sets `*written`.
-std::size_t scan_body(std::string_view s, std::size_t i, char* out, std::size_t* written) {
-  std::size_t run = i;  // start of the bytes not yet copied
-  char* dst = out;
-  auto flush = [&](std::size_t to) {
-    if (out && to > run) {
-      std::memcpy(dst, s.data() + run, to - run);
-      dst += to - run;
-    }
-  };
-  while (true) {
-    while (i + 8 <= s.size()) {
-      std::uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      if (const std::uint64_t special = special_bytes(w)) {
-        if constexpr (std::endian::native == std::endian::little) i += static_cast<std::size_t>(std::countr_zero(special)) / 8;
-        break;
-      }
-      i += 8;
-    }
-    if (i >= s.size()) return std::string_view::npos;
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '"') {
-      flush(i);
-      if (out) *written = static_cast<std::size_t>(dst - out);
-      return i;
-    }
-    if (c == '\\') {
-      flush(i);
-      if (i + 1 >= s.size()) return std::string_view::npos;
-      char decoded;
-      std::size_t width = 2;
-      switch (s[i + 1]) {
-        case '"': decoded = '"'; break;
-        case '\\': decoded = '\\'; break;
-        case 'b': decoded = '\b'; break;
-        case 'f': decoded = '\f'; break;
-        case 'n': decoded = '\n'; break;
-        case 'r': decoded = '\r'; break;
-        case 't': decoded = '\t'; break;
-        case 'u': {
-          if (i + 6 > s.size() || s[i + 2] != '0' || s[i + 3] != '0') return std::string_view::npos;
-          const int hi = hex_digit(s[i + 4]), lo = hex_digit(s[i + 5]);
-          if (hi < 0 || lo < 0 || hi > 1) return std::string_view::npos;
-          decoded = static_cast<char>(hi * 16 + lo);
-          // The writer uses the short escapes for these.
-          if (decoded == '\b' || decoded == '\f' || decoded == '\n' || decoded == '\r' || decoded == '\t')
-            return std::string_view::npos;
-          width = 6;
-          break;
-        }
-        default: return std::string_view::npos;  // `\/` and the like: valid JSON, not canonical
-      }
-      if (out) *dst++ = decoded;
-      i += width;
-      run = i;
-      continue;
-    }
-    if (c < 0x20) return std::string_view::npos;  // not JSON: the general path reports it
-    if (c >= 0x80) {
-      const std::size_t len = utf8_sequence(s, i);
-      if (len == 0) return std::string_view::npos;
-      i += len;
-      continue;
-    }
-    ++i;
-  }
-}
-
-}  // namespace
-
 std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode) {
   static constexpr std::string_view kClient = R"({"dir":"client","raw":")";
   static constexpr std::string_view kServer = R"({"dir":"server","raw":")";
@@ -198,7 +87,7 @@ std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t lin
   // Decoded in place: the body never decodes longer than it is written.
   std::size_t written = 0;
   if (decode) frame.raw.resize(text.size() - kClient.size());
-  const std::size_t close = scan_body(text, kClient.size(), decode ? frame.raw.data() : nullptr, &written);
+  const std::size_t close = scan_canonical_body(text, kClient.size(), decode ? frame.raw.data() : nullptr, &written);
   if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
   if (decode) frame.raw.resize(written);
   frame.line = line;

@@ -148,4 +148,20 @@ TEST(JsonParse, SerializeWritesStrictJsonWithEscapes) {
   EXPECT_TRUE(parse_json(text));
 }
 
+// A monotonic_resource's release() keeps the size its next block would have had, which doubles
+// with each block: an arena released after every frame larger than its block then asked for
+// 2^k times the block at the k-th such frame, and after a few dozen (diff of two 96 MB sessions)
+// the allocation failed and every later large frame parsed as invalid JSON. Released, the arena
+// starts over from its block.
+TEST(JsonArena, ReleaseStartsOverFromTheBlock) {
+  JsonArena arena(1024);
+  const std::string doc = "[\"" + std::string(8000, 'x') + "\",\"" + std::string(8000, 'y') + "\"]";
+  for (int round = 0; round < 80; ++round) {  // 2^80 KiB: no allocator gives that
+    ArenaScope scope(arena);
+    auto parsed = parse_json(doc, scope.storage());
+    ASSERT_TRUE(parsed) << "round " << round;
+    ASSERT_EQ(parsed->as_array().size(), 2u);
+  }
+}
+
 }  // namespace

@@ -208,6 +208,34 @@ TEST(Placeholders, ANullIdStaysNull) {
   }
 }
 
+// With nothing declared, a server frame that cannot hold a member "id" is kept unparsed (issue
+// 12): the shortcut must still see every spelling of "id", and give what the walk gives.
+TEST(Placeholders, KeepsUnparsedOnlyServerFramesWithoutAMemberId) {
+  Placeholders p(Masker(spec_of({})));
+  const std::string notification = R"({"jsonrpc":"2.0","method":"item/delta","params":{"itemId":"i","delta":"id"}})";
+  EXPECT_FALSE(p.rewritten(frame(Direction::server, notification)));
+  EXPECT_EQ(p.rewrite(frame(Direction::server, notification)), notification);
+  EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","id":7,"result":{}})")),
+            R"({"jsonrpc":"2.0","id":"<id:1>","result":{}})");
+  // The name spelled with escapes, and spaces around it.
+  EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","\u0069d":7,"result":{}})")),
+            R"({"jsonrpc":"2.0","id":"<id:1>","result":{}})");
+  EXPECT_EQ(p.rewrite(frame(Direction::server, R"({"jsonrpc":"2.0","i\u0064":8,"result":{}})")),
+            R"({"jsonrpc":"2.0","id":"<id:2>","result":{}})");
+  EXPECT_EQ(p.rewrite(frame(Direction::server, "{ \"jsonrpc\" : \"2.0\" , \"id\" : 9 , \"result\" : 1 }")),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"<id:3>\",\"result\":1}");
+  // Client frames and declared paths always take the walk.
+  EXPECT_EQ(p.rewrite(frame(Direction::client, R"({"jsonrpc":"2.0","id":3,"method":"m"})")),
+            R"({"jsonrpc":"2.0","id":"<id:4>","method":"m"})");
+  Placeholders declared(Masker(spec_of({"params.itemId"})));
+  EXPECT_EQ(declared.rewrite(frame(Direction::server, notification)),
+            R"({"jsonrpc":"2.0","method":"item/delta","params":{"itemId":"<value:1>","delta":"id"}})");
+  // --sort-members rewrites every frame.
+  Placeholders sorted(Masker(spec_of({})), true);
+  EXPECT_EQ(sorted.rewrite(frame(Direction::server, notification)),
+            R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"id","itemId":"i"}})");
+}
+
 TEST(Canonical, NumbersKeepTheirExactValue) {
   auto canon = [](const char* t) { return canonical_json(*parse_json(t)); };
   EXPECT_EQ(canon("[1e400,1.0,123456789012345678901234567890,0.5]"), "[1e400,1,123456789012345678901234567890,0.5]");

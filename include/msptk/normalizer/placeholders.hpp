@@ -16,6 +16,7 @@
 #include "msptk/transcript/frame.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,8 @@ class Placeholders {
   // kept (a client's trailing CR is kept). A frame that is not JSON, or (unless sort_members)
   // has nothing masked, is returned byte for byte.
   std::string rewrite(const Frame& frame);
+  // The same, or nullopt when the frame's bytes are kept as they are (no copy of them is made).
+  std::optional<std::string> rewritten(const Frame& frame);
 
   // Per declared path, how many values it covered (`differed` is always 0 here).
   const std::vector<MaskUse>& accounting() const { return accounting_; }

@@ -88,9 +88,14 @@ class JsonArena {
   JsonArena& operator=(const JsonArena&) = delete;
 
   const boost::json::storage_ptr& storage() const { return storage_; }
-  void release() { resource_.release(); }
+  // Frees what the values took beyond the block and starts over from the block alone. (A
+  // monotonic_resource's own release() keeps the size its next block would have had: each frame
+  // that overflowed the block made the next overflow allocate twice as much, and after a few
+  // thousand large frames one allocation asked for gigabytes.)
+  void release();
 
  private:
+  std::size_t block_bytes_;
   std::unique_ptr<unsigned char[]> block_;
   boost::json::monotonic_resource resource_;
   boost::json::storage_ptr storage_;
