@@ -217,8 +217,15 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     return true;
   };
 
+  // Whether this turn looks at the signals, the host's exit and the stop ladder. With a
+  // SignalPipe (which has SIGCHLD) only when something may have changed: a signal came, the
+  // poll timed out, a source closed, the host already exited, or a step of the ladder is due
+  // within the poll timeout; so a turn that only moves bytes makes no other system call.
+  bool look = true;
+  bool group_gone = false;
   while (true) {
-    if (signals) {
+    look = look || !signals || exit.has_value();
+    if (signals && look) {
       for (int signo : signals->take()) {
         if (!forwarded_signal(signo)) continue;  // SIGCHLD only wakes the loop
         end.signals_forwarded.push_back(signo);
@@ -228,7 +235,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
         }
       }
     }
-    if (!exit) exit = host.try_wait();
+    if (look && !exit) exit = host.try_wait();
     if (exit) {
       // The host is gone: whatever it wrote is in the pipes now. Drain, then stop reading, so a
       // grandchild holding the pipes open cannot keep the recorder alive.
@@ -245,8 +252,10 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       ladder.request();
     }
     if (to_client.dead() && wiring.client_out >= 0) end.client_gone = true;
-    const bool group_gone = ladder.advance();
-    if (!exit) exit = host.try_wait();  // the ladder may have reaped it: drained next turn
+    if (look || ladder.poll_timeout_ms(kPollTimeoutMs) < kPollTimeoutMs) {
+      group_gone = ladder.advance();
+      if (!exit) exit = host.try_wait();  // the ladder may have reaped it: drained next turn
+    }
     if (exit && group_gone && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
 
     enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kSlots };
@@ -266,6 +275,9 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       return Error{ErrorKind::peer, fmt::format("poll failed: {}", std::strerror(errno)), {}, 0, {}};
     }
     auto fired = [&](Slot slot) { return fds[slot].fd >= 0 && fds[slot].revents != 0; };
+    auto open_sources = [&] { return (client_open ? 1 : 0) | (out_open ? 2 : 0) | (err_open ? 4 : 0); };
+    const int were_open = open_sources();
+    look = ready == 0 || fired(kSignals);
     if (fired(kHostIn)) to_host.flush();
     if (fired(kClientOut)) to_client.flush();
     if (fired(kErrOut)) to_err.flush();
@@ -285,6 +297,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
         (slot == kHostIn ? to_host : slot == kClientOut ? to_client : to_err).kill();
       }
     }
+    if (were_open != open_sources() || to_host.dead() || to_client.dead()) look = true;
   }
   tee.close(Direction::client);
   tee.close(Direction::server);
