@@ -72,7 +72,7 @@ std::vector<std::size_t> select(const std::vector<Frame>& frames, Side side) {
   return out;
 }
 
-std::uint64_t hash_text(std::string_view s) { return std::hash<std::string_view>{}(s); }
+std::uint64_t hash_text(std::string_view s) { return hash_bytes(s); }
 std::uint64_t combine(std::uint64_t a, std::uint64_t b) { return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2)); }
 
 // What the differ keeps of one compared frame once it has seen it: where to find it again and

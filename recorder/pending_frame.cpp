@@ -3,6 +3,9 @@
 #include "msptk/transcript/writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace msptk::recorder {
 
@@ -17,6 +20,23 @@ std::size_t sequence_length(unsigned char c) {
   if ((c & 0xF0) == 0xE0) return 3;
   if ((c & 0xF8) == 0xF0) return 4;
   return 1;
+}
+
+// Feeds the first `bytes` bytes of the file at `path` to `digest` (fewer when the file is
+// shorter or cannot be read: what it holds is all there is of them).
+void hash_file(const std::filesystem::path& path, std::uint64_t bytes, Sha256& digest) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  std::string buffer(256 * 1024, '\0');
+  while (bytes > 0) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
+    const ssize_t n = ::read(fd, buffer.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    digest.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    bytes -= static_cast<std::uint64_t>(n);
+  }
+  ::close(fd);
 }
 
 }  // namespace
@@ -72,18 +92,24 @@ Result<void> PendingFrame::append(std::string_view part) {
     auto file = disk_->create(spill_path_, kPrivateFile);
     if (!file) return file.error();
     spill_ = std::move(*file);
-    digest_.emplace();
     head_ = memory_.substr(0, kEdgeBytes);
     std::string memory;
     memory.swap(memory_);  // releases the buffer
-    digest_->update(memory);
     utf8_.feed(memory);
     tail_ = memory.size() > kEdgeBytes ? memory.substr(memory.size() - kEdgeBytes) : memory;
-    if (auto ok = spill_->write(memory); !ok) return ok.error();
+    // A failed write still leaves `part` to describe (its size is counted): the first error
+    // is returned once it is.
+    if (auto ok = write_spill(memory); !ok) {
+      (void)append_to_spill(part);
+      return ok.error();
+    }
   }
   if (!spill_) return Error::unreadable(spill_path_.string(), "cannot append to a closed spill file");
+  return append_to_spill(part);
+}
+
+Result<void> PendingFrame::append_to_spill(std::string_view part) {
   if (head_.size() < kEdgeBytes) head_ += std::string(part.substr(0, kEdgeBytes - head_.size()));
-  digest_->update(part);
   utf8_.feed(part);
   if (part.size() >= kEdgeBytes) {
     tail_ = std::string(part.substr(part.size() - kEdgeBytes));
@@ -91,14 +117,33 @@ Result<void> PendingFrame::append(std::string_view part) {
     tail_ += part;
     if (tail_.size() > kEdgeBytes) tail_.erase(0, tail_.size() - kEdgeBytes);
   }
-  return spill_->write(part);
+  return write_spill(part);
 }
 
-Result<void> PendingFrame::close_spill() {
+Result<void> PendingFrame::write_spill(std::string_view bytes) {
+  if (digest_) {
+    digest_->update(bytes);
+    return spill_->write(bytes);
+  }
+  const std::uint64_t before = spill_->size();
+  auto ok = spill_->write(bytes);
+  if (!ok) {
+    // The file now lacks bytes: from here on the digest is kept as the bytes come, starting
+    // from the ones the file got before this write.
+    digest_.emplace();
+    hash_file(spill_path_, before, *digest_);
+    digest_->update(bytes);
+  }
+  return ok;
+}
+
+Result<void> PendingFrame::close_spill(bool sync) {
   if (!spill_) return {};
   auto file = std::move(spill_);
   spilled_closed_ = true;
-  if (auto ok = file->sync(); !ok) return ok.error();
+  if (sync) {
+    if (auto ok = file->sync(); !ok) return ok.error();
+  }
   return file->close();
 }
 
@@ -113,8 +158,13 @@ std::string PendingFrame::tail() const {
 
 std::string PendingFrame::sha256() const {
   if (!spilled()) return sha256_hex(memory_);
-  Sha256 copy = *digest_;
-  return copy.hex();
+  if (digest_) {
+    Sha256 copy = *digest_;
+    return copy.hex();
+  }
+  Sha256 digest;
+  hash_file(spill_path_, size_, digest);
+  return digest.hex();
 }
 
 std::string PendingFrame::take_bytes() {

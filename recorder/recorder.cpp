@@ -6,6 +6,7 @@
 #include "msptk/recorder/disk.hpp"
 #include "msptk/recorder/pending_frame.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "msptk/wirelog/wire_log.hpp"
 
@@ -34,9 +35,11 @@ class TranscriptSink final : public FrameSink {
  public:
   explicit TranscriptSink(std::unique_ptr<OutFile> out) : out_(std::move(out)) {}
   Result<void> append(Direction dir, std::string_view bytes) override {
-    staged_ += canonical_line(dir, bytes);
-    staged_ += '\n';
+    append_canonical_line(staged_, dir, bytes);
     return {};
+  }
+  Result<bool> append_frame(Direction dir, std::string_view bytes) override {
+    return append_canonical_line(staged_, dir, bytes);
   }
   Result<void> end_of_chunk() override { return flush(); }
   Result<void> append_spilled(Direction dir, const PendingFrame& frame) override {
@@ -59,21 +62,27 @@ class TranscriptSink final : public FrameSink {
  private:
   Result<void> flush() {
     if (staged_.empty()) return {};
-    auto ok = out_->write(staged_);
+    auto ok = out_->write(staged_.view());
     if (!ok) {
       // Keep the whole lines that made it, take back the rest.
       const std::uint64_t made = out_->size() - complete_;
-      const std::size_t lf = std::string_view(staged_).substr(0, static_cast<std::size_t>(made)).rfind('\n');
+      const std::size_t lf = staged_.view().substr(0, static_cast<std::size_t>(made)).rfind('\n');
       if (lf != std::string_view::npos) complete_ += lf + 1;
       (void)out_->truncate(complete_);
     }
     complete_ = ok ? out_->size() : complete_;
-    staged_.clear();
+    // Keep the buffer of a usual chunk for the next one; give back that of a large frame.
+    if (staged_.capacity() > kKeptStaging) {
+      staged_.release();
+    } else {
+      staged_.clear();
+    }
     return ok;
   }
 
+  static constexpr std::size_t kKeptStaging = 1 << 20;
   std::unique_ptr<OutFile> out_;
-  std::string staged_;
+  LineBuffer staged_;
   std::uint64_t complete_ = 0;  // bytes of whole lines on disk
 };
 

@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cctype>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace msptk::recorder {
 
 namespace json = boost::json;
@@ -43,31 +47,58 @@ bool credential_name(std::string_view name) {
                      [&](std::string_view word) { return folded.find(word) != std::string::npos; });
 }
 
-// Cheap test on the raw bytes before anything is parsed: one pass for every word at once
-// (what contains_ci would find for each of them).
-bool might_hold_credentials(std::string_view bytes) {
-  if (bytes.find("account/") != std::string_view::npos) return true;
-  for (std::size_t i = 0; i + 1 < bytes.size(); ++i) {
-    const char first = static_cast<char>(bytes[i] | 0x20), second = static_cast<char>(bytes[i + 1] | 0x20);
-    auto at = [&](std::string_view word) { return contains_ci(bytes.substr(i, word.size()), word); };
-    switch (first) {
-      case 't':
-        if (second == 'o' && at("token")) return true;
-        break;
-      case 's':
-        if (second == 'e' && at("secret")) return true;
-        break;
-      case 'p':
-        if (second == 'a' && at("password")) return true;
-        break;
-      case 'a':
-        if (second == 'p' && (at("apikey") || at("api_key") || at("api-key"))) return true;
-        break;
-      default: break;
-    }
+// One of the credential words at bytes[i] (case-insensitive), as the scan below looks for
+// them: `token`, `secret`, `password`, `apikey`, `api_key`, `api-key`.
+bool credential_word_at(std::string_view bytes, std::size_t i) {
+  if (i + 1 >= bytes.size()) return false;
+  const char first = static_cast<char>(bytes[i] | 0x20), second = static_cast<char>(bytes[i + 1] | 0x20);
+  auto at = [&](std::string_view word) { return contains_ci(bytes.substr(i, word.size()), word); };
+  switch (first) {
+    case 't': return second == 'o' && at("token");
+    case 's': return second == 'e' && at("secret");
+    case 'p': return second == 'a' && at("password");
+    case 'a': return second == 'p' && (at("apikey") || at("api_key") || at("api-key"));
+    default: return false;
   }
+}
+
+constexpr std::string_view kAccount = "account/";
+
+}  // namespace
+
+bool might_hold_credentials_scalar(std::string_view bytes) {
+  if (bytes.find(kAccount) != std::string_view::npos) return true;
+  for (std::size_t i = 0; i + 1 < bytes.size(); ++i)
+    if (credential_word_at(bytes, i)) return true;
   return false;
 }
+
+bool might_hold_credentials(std::string_view bytes) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // 16 positions a step: the pairs of bytes a word can start with, case-folded ("to", "se",
+  // "pa", "ap", and "ac" for account/), each candidate then checked exactly.
+  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+  const __m128i fold = _mm_set1_epi8(0x20);
+  auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  for (; i + 17 <= bytes.size(); i += 16) {
+    const __m128i a = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)), fold);
+    const __m128i b = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 1)), fold);
+    const __m128i pairs = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(eq(a, 't'), eq(b, 'o')), _mm_and_si128(eq(a, 's'), eq(b, 'e'))),
+        _mm_or_si128(_mm_and_si128(eq(a, 'p'), eq(b, 'a')), _mm_and_si128(eq(a, 'a'), _mm_or_si128(eq(b, 'p'), eq(b, 'c')))));
+    for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(pairs)); mask != 0; mask &= mask - 1) {
+      const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (credential_word_at(bytes, at) || bytes.substr(at, kAccount.size()) == kAccount) return true;
+    }
+  }
+#endif
+  for (; i + 1 < bytes.size(); ++i)
+    if (credential_word_at(bytes, i) || bytes.substr(i, kAccount.size()) == kAccount) return true;
+  return false;
+}
+
+namespace {
 
 // Every credential-named member under `value` holding a non-empty string that is not a
 // placeholder (numbers such as `maxTokens`, booleans and nulls hold no secret).

@@ -1,6 +1,8 @@
 // write_spilled_line: a transcript line streamed from a spill file (pending_frame.hpp).
 #include "msptk/recorder/pending_frame.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/writer.hpp"
 
 #include <fmt/format.h>
@@ -15,13 +17,16 @@ namespace msptk::recorder {
 
 namespace {
 
-constexpr std::size_t kPiece = 3 * 16 * 1024;  // a multiple of 3: base64 pieces join cleanly
+constexpr std::size_t kPiece = 3 * 64 * 1024;  // a multiple of 3: base64 pieces join cleanly
 
-// The JSON-escaped form of valid UTF-8 `text`, exactly as canonical_line writes it.
-std::string escaped(Direction dir, std::string_view text) {
-  std::string line = canonical_line(dir, text);
-  const std::size_t prefix = std::string_view(R"({"dir":"","raw":")").size() + to_string(dir).size();
-  return line.substr(prefix, line.size() - prefix - 2);  // without the closing "}
+// Appends the JSON-escaped form of UTF-8 `text` to `out`, exactly as canonical_line writes it.
+void append_escaped(LineBuffer& out, std::string_view text) {
+  const std::size_t start = out.size();
+  if (append_escaped_utf8(out, text)) return;
+  out.truncate(start);  // not UTF-8 after all (never for the pieces below): the general path
+  std::string escaped;
+  append_json_escaped(escaped, text);
+  out.append(escaped);
 }
 
 // Calls on_piece for each piece of the file, in order.
@@ -59,16 +64,22 @@ Result<void> write_spilled_line(Direction dir, const PendingFrame& frame, OutFil
   if (auto ok = out.write(fmt::format(R"({{"dir":"{}","raw":")", to_string(dir))); !ok) return ok;
   // raw: the text (lossy when not UTF-8), escaped piece by piece, never splitting a sequence.
   std::string carry;
+  LineBuffer escaped;
+  auto write_text = [&](std::string_view text) {
+    escaped.clear();
+    append_escaped(escaped, valid ? text : std::string_view(lossy_utf8(text)));
+    return out.write(escaped.view());
+  };
   auto text_piece = [&](std::string_view piece) -> Result<void> {
     std::string text = carry + std::string(piece);
     const std::size_t cut = utf8_cut(text);
     carry = text.substr(cut);
     text.resize(cut);
-    return out.write(escaped(dir, valid ? text : lossy_utf8(text)));
+    return write_text(text);
   };
   if (auto ok = each_piece(frame.spill_path(), text_piece); !ok) return ok;
   if (!carry.empty()) {
-    if (auto ok = out.write(escaped(dir, valid ? carry : lossy_utf8(carry))); !ok) return ok;
+    if (auto ok = write_text(carry); !ok) return ok;
   }
   if (!valid) {
     if (auto ok = out.write(R"(","rawBase64":")"); !ok) return ok;

@@ -51,6 +51,11 @@ Result<std::string> read_spilled(const PendingFrame& frame) {
   return bytes;
 }
 
+Result<bool> FrameSink::append_frame(Direction dir, std::string_view bytes) {
+  if (auto ok = append(dir, bytes); !ok) return ok.error();
+  return is_valid_utf8(bytes);
+}
+
 Result<void> FrameSink::append_spilled(Direction dir, const PendingFrame& frame) {
   auto bytes = read_spilled(frame);
   if (!bytes) return bytes.error();
@@ -147,7 +152,7 @@ void Tee::close(Direction dir) {
   const std::filesystem::path side = spill_.dir / tail.file;
   Result<void> kept;
   if (frame.spilled()) {
-    kept = frame.close_spill();
+    kept = frame.close_spill(/*sync=*/true);
     if (kept) kept = spill_.disk->rename(frame.spill_path(), side);
     if (kept) kept = spill_.disk->sync_dir(spill_.dir);
   } else {
@@ -170,12 +175,23 @@ void Tee::on_frame(Direction dir, std::string_view bytes) {
   if (failure_) return;
   std::optional<std::string> redacted;
   if (redactor_) redacted = redactor_->redact(dir, bytes, lines_ + 1);
-  if (auto appended = sink_.append(dir, redacted ? std::string_view(*redacted) : bytes); !appended) {
-    failure_ = appended.error();
-    return;
+  bool valid_utf8 = true;
+  if (redacted) {
+    if (auto appended = sink_.append(dir, *redacted); !appended) {
+      failure_ = appended.error();
+      return;
+    }
+    valid_utf8 = is_valid_utf8(bytes);
+  } else {
+    auto appended = sink_.append_frame(dir, bytes);  // learns the UTF-8 check on the way
+    if (!appended) {
+      failure_ = appended.error();
+      return;
+    }
+    valid_utf8 = *appended;
   }
   ++lines_;
-  flag_frame(dir, bytes.size(), bytes.back(), is_valid_utf8(bytes));
+  flag_frame(dir, bytes.size(), bytes.back(), valid_utf8);
   watch_handshake(dir, bytes);
 }
 

@@ -122,21 +122,10 @@ std::optional<std::string> base64_decode(std::string_view text) {
 }
 
 std::string canonical_line(Direction dir, std::string_view bytes) {
-  std::string line;
-  line.reserve(bytes.size() + bytes.size() / 8 + 48);
-  line += R"({"dir":")";
-  line += to_string(dir);
-  line += R"(","raw":")";
-  if (is_valid_utf8(bytes)) {
-    append_json_escaped(line, bytes);
-    line += "\"}";
-  } else {
-    append_json_escaped(line, lossy_utf8(bytes));
-    line += R"(","rawBase64":")";
-    line += base64_encode(bytes);
-    line += "\"}";
-  }
-  return line;
+  LineBuffer line;
+  append_canonical_line(line, dir, bytes);
+  const std::string_view text = line.view();
+  return std::string(text.substr(0, text.size() - 1));  // without the LF
 }
 
 Result<TranscriptWriter> TranscriptWriter::create(const std::filesystem::path& path, std::filesystem::perms perms) {
@@ -166,13 +155,12 @@ TranscriptWriter::~TranscriptWriter() {
 }
 
 void TranscriptWriter::stage(Direction dir, std::string_view bytes) {
-  staged_ += canonical_line(dir, bytes);
-  staged_ += '\n';
+  append_canonical_line(staged_, dir, bytes);
   ++staged_lines_;
 }
 
 Result<void> TranscriptWriter::flush() {
-  std::string_view rest = staged_;
+  std::string_view rest = staged_.view();
   while (!rest.empty()) {
     ssize_t n = ::write(fd_, rest.data(), rest.size());
     if (n < 0) {
@@ -188,7 +176,7 @@ Result<void> TranscriptWriter::flush() {
   staged_lines_ = 0;
   // Keep the buffer of a usual chunk for the next one; give back the memory of a huge frame.
   if (staged_.capacity() > (std::size_t{1} << 20)) {
-    std::string().swap(staged_);
+    staged_.release();
   } else {
     staged_.clear();
   }

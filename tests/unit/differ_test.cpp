@@ -11,6 +11,7 @@
 #include <boost/json/parse.hpp>
 
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace msptk {
@@ -230,6 +231,40 @@ TEST(Signature, ContentKeyIgnoresMemberOrderAndMaskedValues) {
             key(R"({"jsonrpc":"2.0","method":"a","params":{"n":1}})"));
   EXPECT_NE(key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[1,2]}})"),
             key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[2,1]}})"));
+}
+
+// A role in which nothing is masked keys its frames without asking the mask anything: the same
+// key as a mask whose only declared path selects nothing in those frames.
+TEST(Signature, AFrameWithNothingMaskedKeysAsUnderAMaskThatSelectsNothingThere) {
+  Masker plain(spec_of({}));
+  Masker elsewhere(spec_of({"params.turnId"}));
+  for (const char* raw : {R"({"jsonrpc":"2.0","method":"item/delta","params":{"itemId":"i","delta":"d","n":[1,{"a":null}]}})",
+                          R"({"jsonrpc":"2.0","id":"s1","method":"approval/request","params":{"x":true}})"}) {
+    json::value v = json::parse(raw);
+    const FrameRole role = FrameRole::of(Direction::server, classify(v));
+    ASSERT_TRUE(plain.masks_nothing(role));
+    EXPECT_EQ(content_key(plain, role, v), content_key(elsewhere, role, v)) << raw;
+  }
+}
+
+TEST(Signature, HashBytesTellsApartEveryLengthAndEveryByte) {
+  std::set<std::uint64_t> seen;
+  std::string text;
+  std::size_t made = 0;
+  for (std::size_t n = 0; n < 80; ++n) {
+    EXPECT_EQ(hash_bytes(text), hash_bytes(std::string(text))) << n;
+    seen.insert(hash_bytes(text));
+    ++made;
+    for (std::size_t i = 0; i < n; ++i) {  // one bit flipped anywhere
+      std::string flipped = text;
+      flipped[i] = static_cast<char>(flipped[i] ^ 1);
+      seen.insert(hash_bytes(flipped));
+      ++made;
+    }
+    text += static_cast<char>('a' + n % 26);
+  }
+  EXPECT_EQ(seen.size(), made);
+  EXPECT_NE(hash_bytes(std::string(16, '\0')), hash_bytes(std::string(17, '\0')));
 }
 
 std::vector<Frame> transcript(std::initializer_list<std::pair<Direction, const char*>> lines) {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace msptk::recorder {
 namespace {
 
@@ -115,6 +117,82 @@ TEST(Redactor, TheTeeRecordsRedactedFramesAndCountsTheBytesRead) {
   ASSERT_EQ(sink.frames.size(), 1u);
   EXPECT_EQ(sink.frames[0], R"({"jsonrpc":"2.0","method":"a","params":{"token":"<redacted:1>"}})");
   EXPECT_EQ(tee.stats(C).bytes, frame.size() + 1);
+}
+
+
+// The credential pre-check as it was written before the 16-position scan (a copy, the
+// reference): the fast and the scalar checks must agree with it on every input.
+bool original_contains_ci(std::string_view text, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto same = [](char c, char n) { return (n >= 'a' && n <= 'z') ? static_cast<char>(c | 0x20) == n : c == n; };
+  const char first = needle[0];
+  for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (!same(text[i], first)) continue;
+    std::size_t k = 1;
+    while (k < needle.size() && same(text[i + k], needle[k])) ++k;
+    if (k == needle.size()) return true;
+  }
+  return false;
+}
+
+bool original_precheck(std::string_view bytes) {
+  if (bytes.find("account/") != std::string_view::npos) return true;
+  for (std::size_t i = 0; i + 1 < bytes.size(); ++i) {
+    const char first = static_cast<char>(bytes[i] | 0x20), second = static_cast<char>(bytes[i + 1] | 0x20);
+    auto at = [&](std::string_view word) { return original_contains_ci(bytes.substr(i, word.size()), word); };
+    switch (first) {
+      case 't':
+        if (second == 'o' && at("token")) return true;
+        break;
+      case 's':
+        if (second == 'e' && at("secret")) return true;
+        break;
+      case 'p':
+        if (second == 'a' && at("password")) return true;
+        break;
+      case 'a':
+        if (second == 'p' && (at("apikey") || at("api_key") || at("api-key"))) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+TEST(CredentialPrecheck, AgreesWithThePlainScanOnEveryWordCaseAndPosition) {
+  const std::vector<std::string> words = {"token", "TOKEN", "ToKeN", "tokem", "toke", "secret", "SECRET", "secre",
+                                          "password", "PassWord", "passwor", "pass_word", "apikey", "APIKEY", "api_key",
+                                          "API-KEY", "api key", "apike", "account/", "Account/", "account", "accounts/",
+                                          "to", "se", "pa", "ap", "ac", "\xD4oken", "t\xEFken", "tOKEN\xFF"};
+  for (const std::string& word : words) {
+    for (std::size_t at = 0; at < 40; ++at) {
+      for (std::size_t after : {0u, 1u, 7u, 20u}) {
+        const std::string bytes = std::string(at, 'x') + word + std::string(after, 'y');
+        const bool expected = original_precheck(bytes);
+        EXPECT_EQ(might_hold_credentials(bytes), expected) << bytes;
+        EXPECT_EQ(might_hold_credentials_scalar(bytes), expected) << bytes;
+      }
+    }
+  }
+}
+
+TEST(CredentialPrecheck, AgreesWithThePlainScanOnRandomFrames) {
+  std::mt19937 rng(13);
+  const std::vector<std::string> pieces = {"t", "o", "k", "e", "n", "s", "c", "r", "p", "a", "w", "d", "i", "y", "_",
+                                           "-", "/", "u", "T", "O", "K", "E", "N", "A", "P", "S", "\"", ":", "{", " ",
+                                           "session", "account", "\xC3\xA9", "\x80"};
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1), length(0, 120);
+  int positives = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes;
+    const std::size_t n = length(rng);
+    while (bytes.size() < n) bytes += pieces[pick(rng)];
+    const bool expected = original_precheck(bytes);
+    positives += expected;
+    EXPECT_EQ(might_hold_credentials(bytes), expected) << bytes;
+    EXPECT_EQ(might_hold_credentials_scalar(bytes), expected) << bytes;
+  }
+  EXPECT_GT(positives, 100);  // the draw does reach the words
 }
 
 }  // namespace

@@ -280,6 +280,33 @@ TEST(RecorderDisk, AFullDiskWhileSpillingIsARecordingFailure) {
   EXPECT_NE(outcome->recording_failure->render().find("No space left on device"), std::string::npos);
 }
 
+// A spilled frame's SHA-256 is read from its spill file when asked; once a write to the file
+// failed (the file lacks bytes) it is kept as the bytes come: the digest of every byte either way.
+TEST(PendingFrame, TheDigestCoversEveryByteEvenWhenTheSpillFileCouldNotTakeThemAll) {
+  for (std::uint64_t budget : {0ull, 10ull, 100ull, 5000ull, 1ull << 40}) {
+    TempDir tmp;
+    FullDisk disk(budget);
+    PendingFrame frame(&disk, tmp / "client.partial", 64);
+    std::string all;
+    bool failed = false;
+    for (int i = 0; i < 200; ++i) {
+      const std::string piece = "piece " + std::to_string(i) + std::string(static_cast<std::size_t>(i % 7), 'q');
+      if (!frame.append(piece)) failed = true;
+      all += piece;
+    }
+    EXPECT_TRUE(frame.spilled());
+    EXPECT_EQ(failed, budget < all.size()) << budget;
+    EXPECT_EQ(frame.size(), all.size());
+    EXPECT_EQ(frame.sha256(), sha256_hex(all)) << "budget " << budget;
+    EXPECT_EQ(frame.head(), all.substr(0, kEdgeBytes));
+    EXPECT_EQ(frame.tail(), all.substr(all.size() - kEdgeBytes));
+    (void)frame.close_spill();
+    if (!failed) {
+      EXPECT_EQ(test::read_text(tmp / "client.partial"), all);
+    }
+  }
+}
+
 TEST(RecorderDisk, ANormalRecordingKeepsTheTailInItsSideFile) {
   TempDir tmp;
   FullDisk disk(1ull << 40);

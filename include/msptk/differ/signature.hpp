@@ -43,4 +43,8 @@ class SignatureTracker {
 // The content key of a parsed frame with this role under this mask (see above).
 std::uint64_t content_key(const Masker& masker, const FrameRole& role, const boost::json::value& message);
 
+// A 64-bit hash of bytes (16 bytes a step, a 128-bit multiply folding each), for the keys the
+// differ holds during one run; never written anywhere, so it may change between versions.
+std::uint64_t hash_bytes(std::string_view bytes);
+
 }  // namespace msptk

@@ -62,8 +62,9 @@ class PendingFrame {
   // The bytes, while not spilled.
   std::string_view bytes() const { return memory_; }
   const std::filesystem::path& spill_path() const { return spill_path_; }
-  // Writes out what the spill file got so far (fsync, close); the frame can then be read back.
-  Result<void> close_spill();
+  // Closes the spill file (with `sync`, fsync first: a file that is kept); the frame can then
+  // be read back.
+  Result<void> close_spill(bool sync = false);
 
   bool valid_utf8() const;
   char last_byte() const { return last_; }
@@ -79,6 +80,9 @@ class PendingFrame {
   std::string take_bytes();
 
  private:
+  Result<void> append_to_spill(std::string_view part);
+  Result<void> write_spill(std::string_view bytes);
+
   Disk* disk_;
   std::filesystem::path spill_path_;
   std::size_t limit_;
@@ -89,7 +93,9 @@ class PendingFrame {
   char last_ = 0;
   std::string head_;  // first kEdgeBytes, once spilled
   std::string tail_;  // last kEdgeBytes, once spilled
-  std::optional<Sha256> digest_;  // once spilled
+  // Set only once a write to the spill file failed: the digest of every byte from then on
+  // (the file no longer holds them all). Otherwise sha256() reads the spill file.
+  std::optional<Sha256> digest_;
   Utf8Stream utf8_;               // once spilled
 };
 

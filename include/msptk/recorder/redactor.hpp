@@ -44,6 +44,14 @@ struct CredentialWarning {
   std::string message;   // one sentence without the line, with the --redact that would cover it
 };
 
+// The cheap test every frame gets before anything is parsed: true when the bytes hold
+// `account/` or, case-insensitively, `token`, `secret`, `password`, `apikey`, `api_key` or
+// `api-key` (a frame without any of them can give no warning and is not parsed). Scans 16
+// positions at a time (SSE2) for the pairs of bytes these begin with.
+bool might_hold_credentials(std::string_view bytes);
+// The same, one position at a time: the reference for the one above.
+bool might_hold_credentials_scalar(std::string_view bytes);
+
 class Redactor {
  public:
   // Parses the paths (usage errors name the path and position). No paths: a Redactor that only

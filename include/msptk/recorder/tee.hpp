@@ -44,6 +44,9 @@ class FrameSink {
  public:
   virtual ~FrameSink() = default;
   virtual Result<void> append(Direction dir, std::string_view bytes) = 0;
+  // append(), and whether `bytes` are valid UTF-8 (the Tee flags a frame that is not). The
+  // default asks is_valid_utf8; the transcript learns it while it escapes the frame.
+  virtual Result<bool> append_frame(Direction dir, std::string_view bytes);
   // The frames of one read chunk have all been appended: a sink that buffers them writes them
   // now, with one write (the Tee calls it before the chunk is forwarded).
   virtual Result<void> end_of_chunk() { return {}; }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/line_encoder.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -47,7 +48,7 @@ class TranscriptWriter {
   std::string file_;
   int fd_ = -1;
   std::size_t lines_ = 0;
-  std::string staged_;
+  LineBuffer staged_;
   std::size_t staged_lines_ = 0;
 };
 
