@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <tuple>
 
@@ -144,9 +145,54 @@ struct Prepared {
 
 // Builds a Prepared from the frames of one transcript, fed in wire order (every frame: responses
 // need their requests); each frame is parsed once, here.
+// The keys of notifications seen lately, by the hash of their JSON text: a notification sent
+// identically on both sides (most of two recordings of one session) is parsed and keyed once.
+// A notification's keys depend on nothing but its bytes and direction (no request to answer, no
+// state), so a hit gives what parsing would. Direct-mapped with a fixed number of entries, so
+// its memory does not grow with the transcripts; the two sides are prepared in step (by bytes
+// read), so that what one side sent is still there when the other sends it. Like the alignment
+// keys it rests on 64-bit hashes (with the text's length and direction).
+class NotificationCache {
+ public:
+  struct Hit {
+    const std::string* method;
+    std::uint64_t content;
+  };
+
+  static std::uint64_t hash(Direction dir, std::string_view text) {
+    return hash_bytes(text) ^ (dir == Direction::client ? 0x636c69656e74ULL : 0x736572766572ULL);
+  }
+  std::optional<Hit> find(std::uint64_t hash, std::size_t size) const {
+    const Entry& e = entries_[hash & (kEntries - 1)];
+    if (e.method == kNone || e.hash != hash || e.size != size) return std::nullopt;
+    return Hit{&methods_[e.method], e.content};
+  }
+  void put(std::uint64_t hash, std::size_t size, const std::string& method, std::uint64_t content) {
+    auto [it, added] = method_ids_.try_emplace(method, static_cast<std::uint32_t>(methods_.size()));
+    if (added) methods_.push_back(method);
+    entries_[hash & (kEntries - 1)] = Entry{hash, size, content, it->second};
+  }
+
+ private:
+  static constexpr std::size_t kEntries = std::size_t{1} << 15;
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint64_t size = 0;
+    std::uint64_t content = 0;
+    std::uint32_t method = kNone;
+  };
+  std::vector<Entry> entries_ = std::vector<Entry>(kEntries);
+  std::vector<std::string> methods_;
+  std::unordered_map<std::string, std::uint32_t> method_ids_;
+};
+
 class Preparer {
  public:
-  Preparer(const Masker& masker, Side side, std::uint64_t salt) : masker_(masker), side_(side) { p_.salt = salt; }
+  Preparer(const Masker& masker, Side side, std::uint64_t salt, NotificationCache* cache = nullptr)
+      : masker_(masker), side_(side), cache_(cache) {
+    p_.salt = salt;
+  }
 
   // Keeps the keys of `frame`; an error when it cannot be kept (FrameRef::refuses).
   Result<void> observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::uint64_t size,
@@ -155,6 +201,16 @@ class Preparer {
       return Error::unreadable(file, fmt::format("line {}: msptk diff compares transcripts of at most 4294967294 "
                                                  "lines of less than 4 GiB each; this one has {}",
                                                  frame.line, why));
+    std::uint64_t line_hash = 0;
+    if (cache_ && !frame.exact_bytes) {
+      line_hash = NotificationCache::hash(frame.dir, frame.json_text());
+      if (const auto hit = cache_->find(line_hash, frame.json_text().size())) {
+        Envelope envelope;
+        envelope.kind = FrameKind::notification;
+        envelope.method = *hit->method;
+        return keep(frame, index, offset, size, envelope, [&](const FrameRole&) { return hit->content; });
+      }
+    }
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
     ArenaScope scope(arena);
     auto parsed = parse_json(frame.json_text(), scope.storage());
@@ -163,20 +219,31 @@ class Preparer {
     if (parsed) envelope = classify(message);
     // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
     const bool ec = !parsed || frame.exact_bytes;
+    return keep(frame, index, offset, size, envelope, [&](const FrameRole& role) {
+      const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
+      if (cache_ && !ec && envelope.kind == FrameKind::notification)
+        cache_->put(line_hash, frame.json_text().size(), envelope.method, content);
+      return content;
+    });
+  }
+
+  Prepared take() { return std::move(p_); }
+
+ private:
+  template <class Content>
+  Result<void> keep(const Frame& frame, std::size_t index, std::uint64_t offset, std::uint64_t size,
+                    const Envelope& envelope, const Content& content_of) {
     const Signature sig = tracker_.observe(frame, envelope);
     if (!on_side(frame.dir, side_)) return {};
     const auto [name, medium] = intern(sig);
     const FrameRole role = FrameRole::of(frame.dir, envelope);
-    const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
+    const std::uint64_t content = content_of(role);
     p_.refs.push_back(FrameRef(index, frame.line, offset, size, role));
     p_.signature.push_back(name);
     p_.strong.push_back(combine(medium, content));
     return {};
   }
 
-  Prepared take() { return std::move(p_); }
-
- private:
   std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig) {
     auto key = std::make_tuple(sig.dir, sig.kind, sig.method);
     auto it = ids_.find(key);
@@ -192,6 +259,7 @@ class Preparer {
 
   const Masker& masker_;
   Side side_;
+  NotificationCache* cache_ = nullptr;
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -673,22 +741,50 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   DiffResult result = new_result(expected.string(), actual.string(), options);
   Builder builder(result, options);
   const Masker& masker = builder.comparer().masker();
-  auto prepare = [&](const std::filesystem::path& path, std::uint64_t salt) -> Result<Prepared> {
-    auto reader = TranscriptReader::open(path);
-    if (!reader) return reader.error();
-    Preparer preparer(masker, options.side, salt);
+  // Both sides are prepared in step, the one behind in bytes read first, so that a notification
+  // both sent is keyed once (NotificationCache). Errors come out as if the expected side were
+  // read whole first: one of its own wins over any of the actual side's.
+  NotificationCache cache;
+  struct Reading {
+    std::optional<TranscriptReader> reader;
+    std::optional<Error> error;
+    Preparer preparer;
     std::size_t index = 0;
-    while (auto item = reader->next()) {
-      if (!*item) return item->error();
-      if (auto kept = preparer.observe(**item, index++, reader->offset(), reader->size(), reader->file()); !kept)
-        return kept.error();
-    }
-    return preparer.take();
+    bool done = false;
   };
-  auto pe = prepare(expected, kExpectedSalt);
-  if (!pe) return pe.error();
-  auto pa = prepare(actual, kActualSalt);
-  if (!pa) return pa.error();
+  auto open_side = [&](const std::filesystem::path& path, std::uint64_t salt) {
+    Reading side{std::nullopt, std::nullopt, Preparer(masker, options.side, salt, &cache)};
+    auto reader = TranscriptReader::open(path);
+    if (reader) side.reader.emplace(std::move(*reader));
+    else side.error = reader.error();
+    side.done = !reader;
+    return side;
+  };
+  Reading e = open_side(expected, kExpectedSalt);
+  if (e.error) return *e.error;
+  Reading a = open_side(actual, kActualSalt);
+  auto step = [](Reading& side) {
+    auto item = side.reader->next();
+    if (!item) {
+      side.done = true;
+    } else if (!*item) {
+      side.error = item->error();
+      side.done = true;
+    } else if (auto kept = side.preparer.observe(**item, side.index++, side.reader->offset(), side.reader->size(),
+                                                 side.reader->file());
+               !kept) {
+      side.error = kept.error();
+      side.done = true;
+    }
+  };
+  while (!e.done) {
+    if (!a.done && a.reader->offset() < e.reader->offset()) step(a);
+    else step(e);
+  }
+  if (e.error) return *e.error;
+  while (!a.done) step(a);
+  if (a.error) return *a.error;
+  std::optional<Prepared> pe = e.preparer.take(), pa = a.preparer.take();
   auto ee = LineSource::open(expected);
   if (!ee) return ee.error();
   auto aa = LineSource::open(actual);

@@ -10,6 +10,8 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 
 namespace msptk::recorder {
 
@@ -18,49 +20,89 @@ using process::IoResult;
 namespace {
 
 constexpr std::size_t kReadSize = 64 * 1024;
-constexpr int kPollTimeoutMs = 200;  // a safety net: SIGCHLD normally wakes the loop at once
+constexpr int kPollTimeoutMs = 200;
+constexpr int kReadRounds = 4;  // reads of a full buffer in a row before the next poll  // a safety net: SIGCHLD normally wakes the loop at once
 
 bool writable_now(int fd) {
   pollfd p{fd, POLLOUT, 0};
   return ::poll(&p, 1, 0) == 1;
 }
 
-// Bytes waiting to be written to one descriptor. On a non-blocking descriptor it writes what
-// the kernel takes; on a blocking one (msptk's own stdout/stderr, possibly shared with other
-// processes, so their flags are left alone) only PIPE_BUF pieces while poll says POLLOUT, so a
-// write never blocks the loop.
+// One write that never blocks, on a descriptor whose flags are left alone: pwritev2 with
+// RWF_NOWAIT (pipes, sockets and most character devices on Linux >= 5.x). `supported` is false
+// when the kernel or the file refuses the flag.
+IoResult write_nowait(int fd, std::string_view bytes, bool& supported) {
+  IoResult r;
+#if defined(RWF_NOWAIT)
+  iovec piece{const_cast<char*>(bytes.data()), bytes.size()};
+  while (true) {
+    const ssize_t n = ::pwritev2(fd, &piece, 1, -1, RWF_NOWAIT);
+    if (n >= 0) {
+      r.bytes = static_cast<std::size_t>(n);
+      return r;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS || errno == ESPIPE) {
+      supported = false;
+      return r;
+    }
+    r.error = errno;
+    return r;
+  }
+#else
+  (void)fd;
+  (void)bytes;
+  supported = false;
+  return r;
+#endif
+}
+
+// Bytes waiting to be written to one descriptor. A non-blocking descriptor (the host's pipes)
+// takes what the kernel takes. msptk's own stdout/stderr are blocking and may be shared with
+// other processes, so their flags are left alone: a regular file is written at once (it never
+// waits on a reader); anything else with RWF_NOWAIT writes, or, where the kernel lacks them,
+// PIPE_BUF pieces while poll says POLLOUT, so a write never blocks the loop.
 class Outbox {
  public:
-  explicit Outbox(int fd) : fd_(fd), nonblocking_(fd >= 0 && process::is_nonblocking(fd)), dead_(fd < 0) {}
+  explicit Outbox(int fd) : fd_(fd), dead_(fd < 0) {
+    if (fd_ < 0) return;
+    struct stat st{};
+    if (process::is_nonblocking(fd_)) {
+      mode_ = Mode::nonblocking;
+    } else if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+      mode_ = Mode::file;
+    } else {
+      mode_ = Mode::nowait;
+    }
+  }
 
   bool dead() const { return dead_; }
   bool idle() const { return dead_ || offset_ == pending_.size(); }
   bool wants_write() const { return !idle(); }
   int fd() const { return fd_; }
 
-  void push(std::string_view bytes) {
+  // Writes `bytes` now as far as the descriptor takes them; keeps only the rest (a copy) for
+  // later flushes.
+  void send(std::string_view bytes) {
     if (dead_) return;
-    if (offset_ == pending_.size()) {
+    if (idle()) {
       pending_.clear();
       offset_ = 0;
+      while (!bytes.empty()) {
+        const std::size_t n = write_once(bytes);
+        if (dead_ || n == 0) break;
+        bytes.remove_prefix(n);
+      }
+      if (dead_ || bytes.empty()) return;
     }
     pending_.append(bytes);
   }
 
   void flush() {
     while (wants_write()) {
-      std::string_view rest = std::string_view(pending_).substr(offset_);
-      if (!nonblocking_) {
-        if (!writable_now(fd_)) return;
-        rest = rest.substr(0, PIPE_BUF);
-      }
-      IoResult r = process::write_some(fd_, rest);
-      if (r.error == EAGAIN) return;
-      if (r.error) {
-        kill();
-        return;
-      }
-      offset_ += r.bytes;
+      const std::size_t n = write_once(std::string_view(pending_).substr(offset_));
+      if (dead_ || n == 0) return;
+      offset_ += n;
     }
   }
 
@@ -71,8 +113,39 @@ class Outbox {
   }
 
  private:
+  enum class Mode { nonblocking, file, nowait, pieces };
+
+  // One write of (a prefix of) `rest`: the bytes taken, 0 when the descriptor would block (or
+  // died: then dead_).
+  std::size_t write_once(std::string_view rest) {
+    IoResult r;
+    switch (mode_) {
+      case Mode::nonblocking:
+      case Mode::file: r = process::write_some(fd_, rest); break;
+      case Mode::nowait: {
+        bool supported = true;
+        r = write_nowait(fd_, rest, supported);
+        if (!supported) {
+          mode_ = Mode::pieces;
+          return write_once(rest);
+        }
+        break;
+      }
+      case Mode::pieces:
+        if (!writable_now(fd_)) return 0;
+        r = process::write_some(fd_, rest.substr(0, PIPE_BUF));
+        break;
+    }
+    if (r.error == EAGAIN || r.error == EWOULDBLOCK) return 0;
+    if (r.error) {
+      kill();
+      return 0;
+    }
+    return r.bytes;
+  }
+
   int fd_;
-  bool nonblocking_;
+  Mode mode_ = Mode::nonblocking;
   bool dead_;
   std::string pending_;
   std::size_t offset_ = 0;
@@ -94,23 +167,26 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
   bool err_open = host.stderr_fd() >= 0;
   std::optional<process::ExitStatus> exit;
   std::vector<char> buffer(kReadSize);
+  bool last_out_full = false;
   process::StopLadder ladder(host, close_timeout_ms);
 
+  // read_client: true when the read filled the buffer (more is likely waiting).
   auto read_client = [&] {
     IoResult r = process::read_some(wiring.client_in, buffer.data(), buffer.size());
-    if (r.error == EAGAIN) return;
+    if (r.error == EAGAIN) return false;
     if (r.eof || r.error) {
       client_open = false;
       tee.close(Direction::client);
-      return;
+      return false;
     }
     std::string_view chunk(buffer.data(), r.bytes);
     if (wiring.on_chunk) wiring.on_chunk(Direction::client, chunk);  // the wire log (wirelog/)
     tee.feed(Direction::client, chunk);  // record first, then forward
-    to_host.push(chunk);
-    to_host.flush();
+    to_host.send(chunk);
+    return r.bytes == buffer.size();
   };
-  // Both return true when the read moved bytes (more may be waiting).
+  // read_host_out, read_host_err: true when the read moved bytes (more may be waiting);
+  // read_host_out_full: when it filled the buffer.
   auto read_host_out = [&] {
     IoResult r = process::read_some(host.stdout_fd(), buffer.data(), buffer.size());
     if (r.error == EAGAIN) return false;
@@ -122,10 +198,11 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     std::string_view chunk(buffer.data(), r.bytes);
     if (wiring.on_chunk) wiring.on_chunk(Direction::server, chunk);  // the wire log (wirelog/)
     tee.feed(Direction::server, chunk);  // record first, then forward
-    to_client.push(chunk);
-    to_client.flush();
+    to_client.send(chunk);
+    last_out_full = r.bytes == buffer.size();
     return true;
   };
+  auto read_host_out_full = [&] { return read_host_out() && last_out_full; };
   auto read_host_err = [&] {
     IoResult r = process::read_some(host.stderr_fd(), buffer.data(), buffer.size());
     if (r.error == EAGAIN) return false;
@@ -136,13 +213,19 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     std::string_view chunk(buffer.data(), r.bytes);
     end.stderr_bytes += r.bytes;
     if (wiring.stderr_copy) wiring.stderr_copy(chunk);
-    to_err.push(chunk);
-    to_err.flush();
+    to_err.send(chunk);
     return true;
   };
 
+  // Whether this turn looks at the signals, the host's exit and the stop ladder. With a
+  // SignalPipe (which has SIGCHLD) only when something may have changed: a signal came, the
+  // poll timed out, a source closed, the host already exited, or a step of the ladder is due
+  // within the poll timeout; so a turn that only moves bytes makes no other system call.
+  bool look = true;
+  bool group_gone = false;
   while (true) {
-    if (signals) {
+    look = look || !signals || exit.has_value();
+    if (signals && look) {
       for (int signo : signals->take()) {
         if (!forwarded_signal(signo)) continue;  // SIGCHLD only wakes the loop
         end.signals_forwarded.push_back(signo);
@@ -152,7 +235,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
         }
       }
     }
-    if (!exit) exit = host.try_wait();
+    if (look && !exit) exit = host.try_wait();
     if (exit) {
       // The host is gone: whatever it wrote is in the pipes now. Drain, then stop reading, so a
       // grandchild holding the pipes open cannot keep the recorder alive.
@@ -169,8 +252,10 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       ladder.request();
     }
     if (to_client.dead() && wiring.client_out >= 0) end.client_gone = true;
-    const bool group_gone = ladder.advance();
-    if (!exit) exit = host.try_wait();  // the ladder may have reaped it: drained next turn
+    if (look || ladder.poll_timeout_ms(kPollTimeoutMs) < kPollTimeoutMs) {
+      group_gone = ladder.advance();
+      if (!exit) exit = host.try_wait();  // the ladder may have reaped it: drained next turn
+    }
     if (exit && group_gone && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
 
     enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kSlots };
@@ -190,17 +275,29 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
       return Error{ErrorKind::peer, fmt::format("poll failed: {}", std::strerror(errno)), {}, 0, {}};
     }
     auto fired = [&](Slot slot) { return fds[slot].fd >= 0 && fds[slot].revents != 0; };
+    auto open_sources = [&] { return (client_open ? 1 : 0) | (out_open ? 2 : 0) | (err_open ? 4 : 0); };
+    const int were_open = open_sources();
+    look = ready == 0 || fired(kSignals);
     if (fired(kHostIn)) to_host.flush();
     if (fired(kClientOut)) to_client.flush();
     if (fired(kErrOut)) to_err.flush();
-    if (fired(kHostOut)) read_host_out();
+    bool host_more = fired(kHostOut) && read_host_out_full();
     if (fired(kHostErr)) read_host_err();
-    if (fired(kClientIn)) read_client();
+    bool client_more = fired(kClientIn) && read_client();
+    // A read that filled the buffer leaves more behind: read on while what was read went out
+    // at once, without a poll in between (a few rounds, so the loop's other work is not held up).
+    for (int round = 0; round < kReadRounds; ++round) {
+      bool moved = false;
+      if (host_more && out_open && to_client.idle()) moved = host_more = read_host_out_full();
+      if (client_more && client_open && !to_host.dead() && to_host.idle()) moved = (client_more = read_client()) || moved;
+      if (!moved) break;
+    }
     for (Slot slot : {kHostIn, kClientOut, kErrOut}) {
       if (fired(slot) && (fds[slot].revents & POLLNVAL)) {
         (slot == kHostIn ? to_host : slot == kClientOut ? to_client : to_err).kill();
       }
     }
+    if (were_open != open_sources() || to_host.dead() || to_client.dead()) look = true;
   }
   tee.close(Direction::client);
   tee.close(Direction::server);

@@ -74,15 +74,27 @@ Envelope classify(const json::value& message) {
     env.problem = "message is not a JSON object";
     return env;
   }
-  const json::value* version = obj->if_contains("jsonrpc");
+  // The members that make the envelope, in one pass (an object's keys are unique).
+  const json::value *version = nullptr, *id = nullptr, *method = nullptr, *result = nullptr, *error = nullptr,
+                    *params = nullptr;
+  for (const auto& member : *obj) {
+    const std::string_view key = member.key();
+    switch (key.size()) {
+      case 2: if (key == "id") id = &member.value(); break;
+      case 5: if (key == "error") error = &member.value(); break;
+      case 6:
+        if (key == "method") method = &member.value();
+        else if (key == "result") result = &member.value();
+        else if (key == "params") params = &member.value();
+        break;
+      case 7: if (key == "jsonrpc") version = &member.value(); break;
+      default: break;
+    }
+  }
   if (!version || !is_json_string(*version) || version->get_string() != "2.0") {
     env.problem = "missing \"jsonrpc\":\"2.0\"";
     return env;
   }
-  const json::value* id = obj->if_contains("id");
-  const json::value* method = obj->if_contains("method");
-  const json::value* result = obj->if_contains("result");
-  const json::value* error = obj->if_contains("error");
   if (id && !(is_json_string(*id) || is_integer_id(*id) || id->is_null())) {
     env.problem = is_json_number(*id) ? "id must be an integer (of at most 64 bits), a string or null"
                                       : "id must be an integer, a string or null";
@@ -102,8 +114,7 @@ Envelope classify(const json::value& message) {
       env.problem = "a request id cannot be null";
       return env;
     }
-    if (const json::value* params = obj->if_contains("params");
-        params && !params->is_object() && !params->is_array()) {
+    if (params && !params->is_object() && !params->is_array()) {
       env.problem = "params must be an object or an array";
       return env;
     }

@@ -413,6 +413,57 @@ TEST(DifferFastPath, IdenticalFilesWithAMalformedLineAreStillAnError) {
   EXPECT_EQ(result.error().rule, "file.members");
 }
 
+// The general path reads the two sides in step, but a malformed line of the expected side is
+// still the error when the actual side has one earlier in its file (as when the expected side
+// was read whole first). The first lines differ, so the byte fast path hands over at once.
+TEST(DifferFastPath, TheExpectedSidesErrorWinsWhateverComesFirstInBytes) {
+  test::TempDir tmp;
+  auto line = [](int i) {
+    return canonical_line(Direction::server, R"({"jsonrpc":"2.0","method":"n)" + std::to_string(i) + R"("})") + "\n";
+  };
+  std::string good;
+  for (int i = 0; i < 200; ++i) good += line(i);
+  std::ofstream(tmp / "e.ndjson", std::ios::binary) << good << "{\"dir\":\"server\"}\n";
+  std::ofstream(tmp / "a.ndjson", std::ios::binary) << line(-1) << "{\"dir\":\"sideways\",\"raw\":\"{}\"}\n" << good;
+  auto result = diff_transcripts(tmp / "e.ndjson", tmp / "a.ndjson", DiffOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().file, (tmp / "e.ndjson").string());
+  EXPECT_EQ(result.error().line, 201u);
+  // Without an error on the expected side, the actual side's is the one.
+  std::ofstream(tmp / "e.ndjson", std::ios::binary) << good;
+  result = diff_transcripts(tmp / "e.ndjson", tmp / "a.ndjson", DiffOptions{});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().file, (tmp / "a.ndjson").string());
+  EXPECT_EQ(result.error().line, 2u);
+  EXPECT_EQ(result.error().rule, "file.dir");
+}
+
+// Notifications sent identically on both sides are keyed once (NotificationCache); the report is
+// what the in-memory comparison, which keys every frame, gives.
+TEST(DifferFastPath, SharedNotificationsKeyAsTheInMemoryComparisonKeysThem) {
+  test::TempDir tmp;
+  std::string e, a;
+  auto line = [](const char* dir, const std::string& raw) { return canonical_line(*parse_direction(dir), raw) + "\n"; };
+  for (int i = 0; i < 300; ++i) {
+    const std::string n = R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"d)" + std::to_string(i % 7) + R"("}})";
+    e += line("server", n);
+    a += line("server", n);
+    if (i % 50 == 10) a += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"extra"}})");
+    if (i % 60 == 5) e += line("client", R"({"jsonrpc":"2.0","method":"note","params":{"delta":"d1"}})");
+  }
+  std::ofstream(tmp / "e.ndjson", std::ios::binary) << e;
+  std::ofstream(tmp / "a.ndjson", std::ios::binary) << a;
+  auto from_files = diff_transcripts(tmp / "e.ndjson", tmp / "a.ndjson", DiffOptions{});
+  ASSERT_TRUE(from_files);
+  auto fe = read_transcript(tmp / "e.ndjson");
+  auto fa = read_transcript(tmp / "a.ndjson");
+  ASSERT_TRUE(fe && fa);
+  const DiffResult in_memory =
+      diff_frames(*fe, *fa, DiffOptions{}, (tmp / "e.ndjson").string(), (tmp / "a.ndjson").string());
+  EXPECT_EQ(rendered(*from_files), rendered(in_memory));
+  EXPECT_GT(from_files->counts.extra, 0u);
+}
+
 TEST(DifferFastPath, KnownRoleShortcutAgreesWithThePlainComparison) {
   MSPTK_REQUIRE_SHARED_CORPUS();
   std::mt19937 rng(5);
