@@ -30,6 +30,7 @@ void FrameFeed::read() {
     return;
   }
   owned_ = std::move(**item);
+  reader_->release_line();  // a long line's bytes are decoded into owned_: one copy held, not two
   current_ = &owned_;
 }
 

@@ -57,7 +57,7 @@ class Session {
   void run() {
     for (; feed_.current() && !failed(); advance()) {
       const Frame& frame = *feed_.current();
-      expected_sig_ = signature_of(expected_sigs_, frame);
+      observe_expected(frame);
       if (frame.dir == Direction::client) {
         send(frame);
       } else {
@@ -153,6 +153,31 @@ class Session {
 
   std::string live_sigs_text(const Frame& frame) { return signature_of(live_sigs_, frame); }
 
+  // The recorded frame at the cursor: its signature, and what a live frame with the same bytes
+  // needs of it (its envelope, the id copied out of the parsed frame, its role), so that such a
+  // frame is not parsed again.
+  void observe_expected(const Frame& frame) {
+    Envelope envelope;
+    {
+      auto message = parse_json(frame.json_text());
+      if (message) envelope = classify(*message);
+      expected_id_.reset();
+      if (envelope.id) expected_id_.emplace(*envelope.id);
+      envelope.id = expected_id_ ? &*expected_id_ : nullptr;
+    }  // the DOM of a multi-MiB frame is freed before the live one is read
+    expected_sig_ = expected_sigs_.observe(frame, envelope).text();
+    expected_role_ = FrameRole::of(frame.dir, envelope);
+    expected_envelope_ = std::move(envelope);
+  }
+
+  // A live frame with the bytes of the recorded one has its envelope: only its signature is
+  // tracked, nothing parsed.
+  std::string live_sig_of_same(const Frame& live) {
+    Envelope envelope = expected_envelope_;
+    envelope.id = expected_id_ ? &*expected_id_ : nullptr;
+    return live_sigs_.observe(live, envelope).text();
+  }
+
   Frame next_live() {
     Frame live = std::move(sink_.server_frames().front());
     sink_.server_frames().pop_front();
@@ -175,9 +200,21 @@ class Session {
         return;
     }
     Frame live = next_live();
-    const std::string live_sig = live_sigs_text(live);
-    FrameComparison cmp = comparer_.compare(expected, live);
-    if (twin_) (void)twin_->compare(expected, live);
+    const std::size_t live_line = live.line;
+    std::string live_sig;
+    FrameComparison cmp;
+    if (live.dir == expected.dir && live.wire_bytes() == expected.wire_bytes()) {
+      // The recorded bytes: the live copy is dropped before anything is parsed (a multi-MiB
+      // frame is held once, not twice beside its DOM).
+      live_sig = live_sig_of_same(live);
+      live = Frame{};
+      cmp = comparer_.compare_same(expected, live_line, expected_role_);
+      if (twin_) (void)twin_->compare_same(expected, live_line, expected_role_);
+    } else {
+      live_sig = live_sigs_text(live);
+      cmp = comparer_.compare(expected, live);
+      if (twin_) (void)twin_->compare(expected, live);
+    }
     DiffCounts& c = result_.report.counts;
     if (cmp.outcome == FrameOutcome::identical) {
       ++c.identical;
@@ -194,7 +231,7 @@ class Session {
       else if (result_.problem.empty()) result_.problem = std::move(problem);  // the first one; run_session sets exit 1
     }
     result_.report.entries.push_back(DiffEntry{divergent ? EntryKind::divergent : EntryKind::equivalent, expected.line,
-                                               live.line, expected_sig_,
+                                               live_line, expected_sig_,
                                                live_sig == expected_sig_ ? std::string() : live_sig,
                                                std::move(cmp.divergences)});
   }
@@ -251,6 +288,9 @@ class Session {
   ReplayResult& result_;
   SignatureTracker expected_sigs_;  // the recorded frames' signatures, learned in order
   std::string expected_sig_;        // of the recorded frame at the cursor
+  Envelope expected_envelope_;      // its envelope (id: null, see expected_id_)
+  std::optional<json::value> expected_id_;  // its id, copied out of its DOM
+  FrameRole expected_role_;
   SignatureTracker live_sigs_;
   SteadyClock::time_point end_deadline_{};
 };

@@ -22,9 +22,10 @@ std::size_t sequence_length(unsigned char c) {
   return 1;
 }
 
-// Feeds the first `bytes` bytes of the file at `path` to `digest` (fewer when the file is
-// shorter or cannot be read: what it holds is all there is of them).
-void hash_file(const std::filesystem::path& path, std::uint64_t bytes, Sha256& digest) {
+// Hands the first `bytes` bytes of the file at `path` to `on_piece`, in pieces (fewer when the
+// file is shorter or cannot be read: what it holds is all there is of them).
+template <class OnPiece>
+void each_file_piece(const std::filesystem::path& path, std::uint64_t bytes, OnPiece on_piece) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
   std::string buffer(256 * 1024, '\0');
@@ -33,10 +34,14 @@ void hash_file(const std::filesystem::path& path, std::uint64_t bytes, Sha256& d
     const ssize_t n = ::read(fd, buffer.data(), want);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    digest.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    on_piece(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
     bytes -= static_cast<std::uint64_t>(n);
   }
   ::close(fd);
+}
+
+void hash_file(const std::filesystem::path& path, std::uint64_t bytes, Sha256& digest) {
+  each_file_piece(path, bytes, [&](std::string_view piece) { digest.update(piece); });
 }
 
 }  // namespace
@@ -95,7 +100,6 @@ Result<void> PendingFrame::append(std::string_view part) {
     head_ = memory_.substr(0, kEdgeBytes);
     std::string memory;
     memory.swap(memory_);  // releases the buffer
-    utf8_.feed(memory);
     tail_ = memory.size() > kEdgeBytes ? memory.substr(memory.size() - kEdgeBytes) : memory;
     // A failed write still leaves `part` to describe (its size is counted): the first error
     // is returned once it is.
@@ -110,7 +114,6 @@ Result<void> PendingFrame::append(std::string_view part) {
 
 Result<void> PendingFrame::append_to_spill(std::string_view part) {
   if (head_.size() < kEdgeBytes) head_ += std::string(part.substr(0, kEdgeBytes - head_.size()));
-  utf8_.feed(part);
   if (part.size() >= kEdgeBytes) {
     tail_ = std::string(part.substr(part.size() - kEdgeBytes));
   } else {
@@ -147,7 +150,12 @@ Result<void> PendingFrame::close_spill(bool sync) {
   return file->close();
 }
 
-bool PendingFrame::valid_utf8() const { return spilled() ? utf8_.valid() : is_valid_utf8(memory_); }
+bool PendingFrame::valid_utf8() const {
+  if (!spilled()) return is_valid_utf8(memory_);
+  Utf8Stream utf8;
+  each_file_piece(spill_path_, size_, [&](std::string_view piece) { utf8.feed(piece); });
+  return utf8.valid();
+}
 
 std::string PendingFrame::head() const { return spilled() ? head_ : memory_.substr(0, kEdgeBytes); }
 
@@ -185,7 +193,6 @@ void PendingFrame::reset(bool keep_file) {
   head_.clear();
   tail_.clear();
   digest_.reset();
-  utf8_ = Utf8Stream();
 }
 
 }  // namespace msptk::recorder

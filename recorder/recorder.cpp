@@ -42,8 +42,8 @@ class TranscriptSink final : public FrameSink {
     return append_canonical_line(staged_, dir, bytes);
   }
   Result<void> end_of_chunk() override { return flush(); }
-  Result<void> append_spilled(Direction dir, const PendingFrame& frame) override {
-    if (auto ok = flush(); !ok) return ok;
+  Result<bool> append_spilled(Direction dir, const PendingFrame& frame) override {
+    if (auto ok = flush(); !ok) return ok.error();
     auto ok = write_spilled_line(dir, frame, *out_);
     if (ok) {
       complete_ = out_->size();

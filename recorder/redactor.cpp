@@ -76,18 +76,21 @@ bool might_hold_credentials_scalar(std::string_view bytes) {
 bool might_hold_credentials(std::string_view bytes) {
   std::size_t i = 0;
 #if defined(__SSE2__)
-  // 16 positions a step: the pairs of bytes a word can start with, case-folded ("to", "se",
-  // "pa", "ap", and "ac" for account/), each candidate then checked exactly.
+  // 16 positions a step: the first three bytes of a word, case-folded ("tok", "sec", "pas",
+  // "api", and "acc" for account/), each candidate then checked exactly.
   const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
   const __m128i fold = _mm_set1_epi8(0x20);
   auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
-  for (; i + 17 <= bytes.size(); i += 16) {
-    const __m128i a = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)), fold);
-    const __m128i b = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 1)), fold);
-    const __m128i pairs = _mm_or_si128(
-        _mm_or_si128(_mm_and_si128(eq(a, 't'), eq(b, 'o')), _mm_and_si128(eq(a, 's'), eq(b, 'e'))),
-        _mm_or_si128(_mm_and_si128(eq(a, 'p'), eq(b, 'a')), _mm_and_si128(eq(a, 'a'), _mm_or_si128(eq(b, 'p'), eq(b, 'c')))));
-    for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(pairs)); mask != 0; mask &= mask - 1) {
+  auto load = [&](std::size_t at) {
+    return _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + at)), fold);
+  };
+  for (; i + 18 <= bytes.size(); i += 16) {
+    const __m128i a = load(i), b = load(i + 1), c = load(i + 2);
+    auto word = [&](char x, char y, char z) { return _mm_and_si128(_mm_and_si128(eq(a, x), eq(b, y)), eq(c, z)); };
+    const __m128i starts = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(word('t', 'o', 'k'), word('s', 'e', 'c')), _mm_or_si128(word('p', 'a', 's'), word('a', 'p', 'i'))),
+        word('a', 'c', 'c'));
+    for (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(starts)); mask != 0; mask &= mask - 1) {
       const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
       if (credential_word_at(bytes, at) || bytes.substr(at, kAccount.size()) == kAccount) return true;
     }

@@ -59,34 +59,49 @@ Result<void> each_piece(const std::filesystem::path& path, const std::function<R
 
 }  // namespace
 
-Result<void> write_spilled_line(Direction dir, const PendingFrame& frame, OutFile& out) {
-  const bool valid = frame.valid_utf8();
-  if (auto ok = out.write(fmt::format(R"({{"dir":"{}","raw":")", to_string(dir))); !ok) return ok;
-  // raw: the text (lossy when not UTF-8), escaped piece by piece, never splitting a sequence.
-  std::string carry;
+Result<bool> write_spilled_line(Direction dir, const PendingFrame& frame, OutFile& out) {
+  const std::uint64_t start = out.size();
   LineBuffer escaped;
-  auto write_text = [&](std::string_view text) {
-    escaped.clear();
-    append_escaped(escaped, valid ? text : std::string_view(lossy_utf8(text)));
-    return out.write(escaped.view());
+  // raw, escaped piece by piece, never splitting a sequence: as text (and checked as UTF-8 on
+  // the way, stopping at the first piece that is not), or lossy.
+  auto write_raw = [&](bool lossy, bool& valid) -> Result<void> {
+    if (auto ok = out.write(fmt::format(R"({{"dir":"{}","raw":")", to_string(dir))); !ok) return ok;
+    std::string carry;
+    auto write_text = [&](std::string_view text) -> Result<void> {
+      escaped.clear();
+      if (lossy) {
+        append_escaped(escaped, lossy_utf8(text));
+      } else if (!append_escaped_utf8(escaped, text)) {
+        valid = false;
+        return {};
+      }
+      return out.write(escaped.view());
+    };
+    auto text_piece = [&](std::string_view piece) -> Result<void> {
+      if (!valid) return {};
+      std::string text = carry + std::string(piece);
+      const std::size_t cut = utf8_cut(text);
+      carry = text.substr(cut);
+      text.resize(cut);
+      return write_text(text);
+    };
+    if (auto ok = each_piece(frame.spill_path(), text_piece); !ok) return ok;
+    if (!carry.empty() && valid) return write_text(carry);  // a sequence cut short: never UTF-8
+    return {};
   };
-  auto text_piece = [&](std::string_view piece) -> Result<void> {
-    std::string text = carry + std::string(piece);
-    const std::size_t cut = utf8_cut(text);
-    carry = text.substr(cut);
-    text.resize(cut);
-    return write_text(text);
-  };
-  if (auto ok = each_piece(frame.spill_path(), text_piece); !ok) return ok;
-  if (!carry.empty()) {
-    if (auto ok = write_text(carry); !ok) return ok;
-  }
+  bool valid = true;
+  if (auto ok = write_raw(false, valid); !ok) return ok.error();
   if (!valid) {
-    if (auto ok = out.write(R"(","rawBase64":")"); !ok) return ok;
+    // Not UTF-8: the line again, in its other form (a lossy raw beside rawBase64).
+    if (auto ok = out.truncate(start); !ok) return ok.error();
+    bool unused = true;
+    if (auto ok = write_raw(true, unused); !ok) return ok.error();
+    if (auto ok = out.write(R"(","rawBase64":")"); !ok) return ok.error();
     auto base64_piece = [&](std::string_view piece) { return out.write(base64_encode(piece)); };
-    if (auto ok = each_piece(frame.spill_path(), base64_piece); !ok) return ok;
+    if (auto ok = each_piece(frame.spill_path(), base64_piece); !ok) return ok.error();
   }
-  return out.write("\"}\n");
+  if (auto ok = out.write("\"}\n"); !ok) return ok.error();
+  return valid;
 }
 
 }  // namespace msptk::recorder

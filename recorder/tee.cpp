@@ -56,10 +56,10 @@ Result<bool> FrameSink::append_frame(Direction dir, std::string_view bytes) {
   return is_valid_utf8(bytes);
 }
 
-Result<void> FrameSink::append_spilled(Direction dir, const PendingFrame& frame) {
+Result<bool> FrameSink::append_spilled(Direction dir, const PendingFrame& frame) {
   auto bytes = read_spilled(frame);
   if (!bytes) return bytes.error();
-  return append(dir, *bytes);
+  return append_frame(dir, *bytes);
 }
 
 namespace {
@@ -121,12 +121,15 @@ void Tee::on_pending_frame(Direction dir, PendingFrame& frame) {
     return;
   }
   ++stats.frames;
+  bool valid_utf8 = true;
   if (!failure_) {
-    if (auto appended = sink_.append_spilled(dir, frame); !appended) failure_ = appended.error();
+    auto appended = sink_.append_spilled(dir, frame);
+    if (appended) valid_utf8 = *appended;
+    else failure_ = appended.error();
   }
   if (!failure_) {
     ++lines_;
-    flag_frame(dir, frame.size(), frame.last_byte(), frame.valid_utf8());
+    flag_frame(dir, frame.size(), frame.last_byte(), valid_utf8);
   }
   frame.reset();
 }

@@ -300,6 +300,10 @@ void JsonArena::release() {
   ::new (&resource_) boost::json::monotonic_resource(block_.get(), block_bytes_);
 }
 
+namespace {
+constexpr std::size_t kLongText = 1024 * 1024;  // beyond it the reused parser is not kept
+}  // namespace
+
 JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
   return parse_json(text, json::storage_ptr(), limits);
 }
@@ -310,12 +314,23 @@ JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr stor
   try {
     // One parser per thread for the default limits, reused: its stacks and buffers are allocated
     // once, not for every frame (parse_json runs for every frame of every verb).
+    // A long text leaves the parser's value stack as large as its longest string (a 16 MiB
+    // frame: 16 MiB or more, touched): the parser that read one is dropped after it, so the
+    // memory goes back instead of staying for the rest of the process.
     std::optional<json::basic_parser<StrictHandler>> own;
     json::basic_parser<StrictHandler>* reused = nullptr;
+    thread_local std::optional<json::basic_parser<StrictHandler>> shared;
+    struct DropAfterLongText {
+      std::optional<json::basic_parser<StrictHandler>>* parser;
+      ~DropAfterLongText() {
+        if (parser) parser->reset();
+      }
+    } drop{nullptr};
     if (limits.max_depth == ParseLimits{}.max_depth) {
-      thread_local json::basic_parser<StrictHandler> shared(options);
-      reused = &shared;
+      if (!shared) shared.emplace(options);
+      reused = &*shared;
       reused->reset();
+      if (text.size() > kLongText) drop.parser = &shared;
     } else {
       own.emplace(options);
     }

@@ -76,8 +76,19 @@ LineSource::~LineSource() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void LineSource::release_excess() {
+  if (buffer_.capacity() <= 4 * kChunk || end_ - begin_ > kChunk) return;
+  std::string kept;
+  kept.reserve(kChunk + (end_ - begin_));
+  kept.assign(buffer_.data() + begin_, end_ - begin_);
+  buffer_.swap(kept);
+  end_ -= begin_;
+  begin_ = 0;
+}
+
 std::optional<Result<LineSource::Line>> LineSource::next() {
   if (failed_) return std::nullopt;
+  release_excess();  // the last line's text is no longer valid: a long one's memory goes back
   std::size_t searched = begin_;
   while (true) {
     const void* lf = end_ > searched ? std::memchr(buffer_.data() + searched, '\n', end_ - searched) : nullptr;

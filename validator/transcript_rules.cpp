@@ -512,7 +512,10 @@ std::size_t check_transcript_file(const TranscriptContext& ctx, std::vector<Find
     return 0;
   }
   TranscriptChecker checker(ctx, findings, problems);
-  while (auto item = reader->next()) checker.on_line(*item, reader->facts());
+  while (auto item = reader->next()) {
+    reader->release_line();  // a long line is decoded into its Frame: not held twice while checked
+    checker.on_line(*item, reader->facts());
+  }
   checker.finish();
   return reader->line();
 }

@@ -4,6 +4,8 @@
 #include "msptk/differ/render.hpp"
 #include "msptk/differ/signature.hpp"
 #include "msptk/normalizer/canonical.hpp"
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/reader.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -479,6 +481,46 @@ TEST(SpooledReport, ACountOfComparisonsOtherThanTheSinkSawIsAnError) {
   report.comparisons.pop_back();
   std::ostringstream out;
   EXPECT_FALSE((*spool)->finish(out, report));
+}
+
+// compare_same (replay: the live copy of a recorded frame dropped before anything is parsed)
+// says what compare says of a frame with the same bytes, and leaves the same pairings behind:
+// over every frame of the public corpus, and where an earlier pairing conflicts.
+TEST(FrameComparer, CompareSameSaysWhatCompareSaysOfTheSameBytes) {
+  MSPTK_REQUIRE_SHARED_CORPUS();
+  auto same = [](const FrameComparison& x, const FrameComparison& y) {
+    if (x.outcome != y.outcome || x.divergences.size() != y.divergences.size()) return false;
+    for (std::size_t k = 0; k < x.divergences.size(); ++k)
+      if (x.divergences[k].path != y.divergences[k].path || x.divergences[k].note != y.divergences[k].note) return false;
+    return true;
+  };
+  std::size_t frames = 0;
+  for (const auto& file : test::corpus_ndjson_files()) {
+    auto transcript = read_transcript(file);
+    if (!transcript) continue;
+    FrameComparer plain(spec_of({})), by_role(spec_of({})), kept(spec_of({})), kept_by_role(spec_of({}));
+    for (const Frame& e : *transcript) {
+      Frame a = e;
+      a.line = e.line + 1000;
+      auto message = parse_json(e.json_text());
+      const FrameRole role = FrameRole::of(e.dir, message ? classify(*message) : Envelope{});
+      const FrameComparison want = plain.compare(e, a);
+      EXPECT_TRUE(same(want, kept.compare_same(e, a.line))) << file << ":" << e.line;
+      EXPECT_TRUE(same(by_role.compare(e, a, role), kept_by_role.compare_same(e, a.line, role))) << file << ":" << e.line;
+      ++frames;
+    }
+    EXPECT_EQ(plain.accounting().size(), kept.accounting().size());
+  }
+  EXPECT_GT(frames, 100u);
+  // A request id paired with another before: the same bytes now conflict, both ways.
+  FrameComparer plain(spec_of({})), kept(spec_of({}));
+  const Frame e1 = client(R"({"jsonrpc":"2.0","id":1,"method":"x"})", 1);
+  const Frame a2 = client(R"({"jsonrpc":"2.0","id":2,"method":"x"})", 1);
+  (void)plain.compare(e1, a2);
+  (void)kept.compare(e1, a2);
+  const FrameComparison want = plain.compare(e1, e1);
+  EXPECT_EQ(want.outcome, FrameOutcome::divergent);
+  EXPECT_TRUE(same(want, kept.compare_same(e1, e1.line)));
 }
 
 }  // namespace

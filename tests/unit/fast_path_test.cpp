@@ -534,5 +534,32 @@ TEST(DifferFastPath, FilePathsAgreeOnAGeneratedSession) {
   expect_paths_agree(file, {"params.turnId"}, rng, "generated, a declared path");
 }
 
+// A caller done with a long line gives its memory back (FrameFeed, the validator); the lines
+// after it, already read into the buffer or not, come out as they would have.
+TEST(LineSource, ReleasingALongLineKeepsTheLinesAfterIt) {
+  test::TempDir dir;
+  const fs::path file = dir / "long.ndjson";
+  std::string text = "a\n" + std::string(6 * 1024 * 1024 + 5, 'x') + "\n";
+  for (int k = 0; k < 100000; ++k) text += "line " + std::to_string(k) + "\n";
+  text += std::string(5 * 1024 * 1024, 'y') + "\nlast";
+  test::write_text(file, text);
+  auto read = [&](bool release) {
+    std::vector<std::pair<std::string, std::uint64_t>> seen;
+    auto source = LineSource::open(file);
+    EXPECT_TRUE(source);
+    while (auto line = source->next()) {
+      EXPECT_TRUE(*line);
+      seen.emplace_back(std::string((*line)->text), (*line)->offset);
+      if (release) source->release_excess();
+    }
+    return seen;
+  };
+  const auto kept = read(false);
+  const auto released = read(true);
+  ASSERT_EQ(kept.size(), 100004u);
+  EXPECT_EQ(kept[100003].first, "last");
+  EXPECT_TRUE(kept == released);
+}
+
 }  // namespace
 }  // namespace msptk

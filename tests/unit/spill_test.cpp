@@ -110,11 +110,27 @@ TEST(PendingFrame, TakeBytesMovesTheFrameOutAndKeepsNoBuffer) {
 }
 
 // The line write_spilled_line streams equals canonical_line + LF, for text and for bytes that
-// are not UTF-8, whatever the size (pieces of 48 KiB are read back).
+// are not UTF-8 (found while the text is escaped: the line is then cut back and written
+// again), whatever the size and wherever the bad byte (pieces of 192 KiB are read back).
 TEST(SpilledLine, EqualsTheCanonicalLine) {
   TempDir tmp;
+  auto check = [&](const std::string& bytes, const std::string& what) {
+    PendingFrame frame(&system_disk(), tmp / "f.partial", 16);
+    for (std::size_t at = 0; at < bytes.size(); at += 777) ASSERT_TRUE(frame.append(std::string_view(bytes).substr(at, 777)));
+    ASSERT_TRUE(frame.close_spill());
+    auto out = system_disk().create(tmp / "line", fs::perms::owner_read | fs::perms::owner_write);
+    ASSERT_TRUE(out);
+    ASSERT_TRUE((*out)->write("a line before\n"));
+    auto written = write_spilled_line(Direction::server, frame, **out);
+    ASSERT_TRUE(written);
+    EXPECT_EQ(*written, is_valid_utf8(bytes)) << what;
+    EXPECT_EQ(frame.valid_utf8(), is_valid_utf8(bytes)) << what;
+    ASSERT_TRUE((*out)->close());
+    EXPECT_EQ(test::read_text(tmp / "line"), "a line before\n" + canonical_line(Direction::server, bytes) + "\n") << what;
+    frame.reset();
+  };
   std::mt19937 rng(11);
-  for (std::size_t size : {100u, 49151u, 49152u, 49153u, 200000u}) {
+  for (std::size_t size : {100u, 49151u, 49152u, 49153u, 196607u, 196608u, 196609u, 600000u}) {
     for (bool binary : {false, true}) {
       std::string bytes;
       while (bytes.size() < size) {
@@ -123,16 +139,10 @@ TEST(SpilledLine, EqualsTheCanonicalLine) {
         else if (rng() % 11 == 0) bytes += "\"\\\t";
         else bytes += static_cast<char>('a' + rng() % 26);
       }
-      PendingFrame frame(&system_disk(), tmp / "f.partial", 16);
-      for (std::size_t at = 0; at < bytes.size(); at += 777) ASSERT_TRUE(frame.append(std::string_view(bytes).substr(at, 777)));
-      ASSERT_TRUE(frame.close_spill());
-      auto out = system_disk().create(tmp / "line", fs::perms::owner_read | fs::perms::owner_write);
-      ASSERT_TRUE(out);
-      ASSERT_TRUE(write_spilled_line(Direction::server, frame, **out));
-      ASSERT_TRUE((*out)->close());
-      EXPECT_EQ(test::read_text(tmp / "line"), canonical_line(Direction::server, bytes) + "\n")
-          << size << (binary ? " binary" : " text");
-      frame.reset();
+      check(bytes, std::to_string(size) + (binary ? " binary" : " text"));
+      // One bad byte in the last piece, and a sequence cut short at the very end.
+      check(bytes + "\xFF", std::to_string(size) + " then 0xFF");
+      check(bytes + "\xE2\x98", std::to_string(size) + " then a cut sequence");
     }
   }
 }

@@ -66,6 +66,7 @@ class PendingFrame {
   // be read back.
   Result<void> close_spill(bool sync = false);
 
+  // Whether the bytes are UTF-8 (of a spilled frame: read from its spill file when asked).
   bool valid_utf8() const;
   char last_byte() const { return last_; }
   std::string head() const;
@@ -96,7 +97,6 @@ class PendingFrame {
   // Set only once a write to the spill file failed: the digest of every byte from then on
   // (the file no longer holds them all). Otherwise sha256() reads the spill file.
   std::optional<Sha256> digest_;
-  Utf8Stream utf8_;               // once spilled
 };
 
 }  // namespace msptk::recorder
@@ -106,6 +106,8 @@ namespace msptk::recorder {
 // Writes the canonical transcript line (writer.hpp: raw, and rawBase64 when the bytes are not
 // UTF-8, then LF) of a spilled frame to `out`, reading the frame back from its closed spill
 // file in pieces: the same bytes canonical_line() would give, without holding the frame.
-Result<void> write_spilled_line(Direction dir, const PendingFrame& frame, OutFile& out);
+// Returns whether the frame is UTF-8: it is checked while it is escaped, and a frame that is
+// not is cut back from `out` and written again in its other form.
+Result<bool> write_spilled_line(Direction dir, const PendingFrame& frame, OutFile& out);
 
 }  // namespace msptk::recorder

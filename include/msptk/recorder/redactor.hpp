@@ -47,7 +47,7 @@ struct CredentialWarning {
 // The cheap test every frame gets before anything is parsed: true when the bytes hold
 // `account/` or, case-insensitively, `token`, `secret`, `password`, `apikey`, `api_key` or
 // `api-key` (a frame without any of them can give no warning and is not parsed). Scans 16
-// positions at a time (SSE2) for the pairs of bytes these begin with.
+// positions at a time (SSE2) for the first three bytes of these, case-folded.
 bool might_hold_credentials(std::string_view bytes);
 // The same, one position at a time: the reference for the one above.
 bool might_hold_credentials_scalar(std::string_view bytes);

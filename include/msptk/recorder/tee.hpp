@@ -50,9 +50,10 @@ class FrameSink {
   // The frames of one read chunk have all been appended: a sink that buffers them writes them
   // now, with one write (the Tee calls it before the chunk is forwarded).
   virtual Result<void> end_of_chunk() { return {}; }
-  // A frame too big to hold, in its closed spill file (pending_frame.hpp). The default reads it
-  // back whole and calls append(); the recorder's transcript streams it instead.
-  virtual Result<void> append_spilled(Direction dir, const PendingFrame& frame);
+  // A frame too big to hold, in its closed spill file (pending_frame.hpp), and whether it is
+  // valid UTF-8. The default reads it back whole and calls append_frame(); the recorder's
+  // transcript streams it instead.
+  virtual Result<bool> append_spilled(Direction dir, const PendingFrame& frame);
 };
 
 // Where a Tee spills: the scenario folder (through the recorder's Disk) and the memory limit

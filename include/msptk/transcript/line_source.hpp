@@ -41,6 +41,12 @@ class LineSource {
   // The next line; nullopt at end of file. A read failure is returned once, then the source ends.
   std::optional<Result<Line>> next();
 
+  // Gives back the memory a line longer than a chunk made the buffer grow to (the bytes after
+  // it are kept): the text of the line handed out last is no longer valid. A caller that is done
+  // with a long line (it decoded what it needs) frees it now rather than when the next line is
+  // read, which also does this.
+  void release_excess();
+
   // `length` bytes at `offset` (a line seen before: its offset and text size).
   Result<std::string> read_at(std::uint64_t offset, std::size_t length) const;
 

@@ -52,6 +52,13 @@ class TranscriptReader {
   std::size_t line() const { return line_no_; }
   // The line most recently returned, as it is in the file (without LF); valid until next().
   std::string_view line_text() const { return text_; }
+  // Frees the memory the line most recently returned took in the read buffer when it was long
+  // (its Frame holds what it decoded): line_text() is empty from then on. A player holding a
+  // multi-MiB frame while it runs keeps one copy of it, not two.
+  void release_line() {
+    text_ = {};
+    source_.release_excess();
+  }
   // Byte offset in the file of the line most recently returned, and its size without LF.
   std::uint64_t offset() const { return offset_; }
   std::size_t size() const { return size_; }
