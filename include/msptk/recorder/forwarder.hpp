@@ -7,8 +7,11 @@
 // Flow control: a source is read only when what was read from it before has been written on,
 // so memory stays bounded by one read per direction, a peer that stops reading slows its
 // counterpart down instead of growing a buffer, and a host that stops reading its stdin can
-// never deadlock the recorder (writes to the host are non-blocking; writes to msptk's own
-// stdout/stderr, which may be shared, go out in PIPE_BUF pieces only after poll says POLLOUT).
+// never deadlock the recorder (writes to the host are non-blocking; msptk's own stdout/stderr,
+// which may be shared, keep their flags: they are written with RWF_NOWAIT, or at once when a
+// regular file, or where the kernel lacks RWF_NOWAIT in PIPE_BUF pieces after poll says
+// POLLOUT). A chunk is written from the read buffer; only what the peer does not take at once
+// is copied. A read that filled the buffer is followed by another without a poll between.
 //
 // Lifecycle (issue 4):
 // - client EOF: the host's stdin is closed once everything read was written to it; recording
