@@ -4,11 +4,15 @@
 //   parse_transcript_line says about that line (a trailing CR dropped);
 // - a line read as a frame, written back by canonical_line, is one line of valid UTF-8 that
 //   reads back as the same frame (direction and wire bytes), and canonical_line is a fixed point;
-// - the reader's `canonical` fact holds exactly when the line is that canonical text.
+// - the reader's `canonical` fact holds exactly when the line is that canonical text;
+// - the body scan (AVX2 where the CPU has it) finds the same closing quote and decodes the same
+//   bytes as the scalar scan, from the raw body's start and from every line's first 40 bytes.
 #include "fuzz_support.hpp"
 
+#include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/writer.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <unistd.h>
 
@@ -38,6 +42,22 @@ void check_round_trip(const Frame& frame) {
   MSPTK_FUZZ_CHECK(canonical_line(back->dir, back->wire_bytes()) == line, "canonical_line is not a fixed point");
 }
 
+void check_body_scan(std::string_view line) {
+  static constexpr std::string_view kPrefix = R"({"dir":"client","raw":")";
+  const std::size_t from = line.size() >= kPrefix.size() ? kPrefix.size() : 0;
+  for (std::size_t at : {from, line.size() / 3, std::min<std::size_t>(line.size(), 40)}) {
+    std::string fast(line.size() - at, '\0'), plain(line.size() - at, '\0');
+    std::size_t nf = 0, np = 0;
+    const std::size_t cf = scan_canonical_body(line, at, fast.data(), &nf);
+    const std::size_t cp = scan_canonical_body_scalar(line, at, plain.data(), &np);
+    MSPTK_FUZZ_CHECK(cf == cp, "body scans disagree from {}: {} vs {}", at, cf, cp);
+    MSPTK_FUZZ_CHECK(cf == scan_canonical_body(line, at, nullptr, nullptr), "decoding and checking disagree from {}", at);
+    if (cf != std::string_view::npos) {
+      MSPTK_FUZZ_CHECK(nf == np && fast.compare(0, nf, plain, 0, np) == 0, "body scans decode differently from {}", at);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -54,6 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   while (auto item = reader->next()) {
     MSPTK_FUZZ_CHECK(n < lines.size(), "the reader yields more items than the {} lines", lines.size());
     std::string_view line = lines[n++];
+    check_body_scan(line);
     MSPTK_FUZZ_CHECK(reader->line() == n, "reader line {} for item {}", reader->line(), n);
     const bool crlf = !line.empty() && line.back() == '\r';
     if (crlf) line.remove_suffix(1);

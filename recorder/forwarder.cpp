@@ -20,8 +20,8 @@ using process::IoResult;
 namespace {
 
 constexpr std::size_t kReadSize = 64 * 1024;
-constexpr int kPollTimeoutMs = 200;
-constexpr int kReadRounds = 4;  // reads of a full buffer in a row before the next poll  // a safety net: SIGCHLD normally wakes the loop at once
+constexpr int kPollTimeoutMs = 200;  // a safety net: SIGCHLD normally wakes the loop at once
+constexpr int kReadRounds = 4;       // reads of a full buffer in a row before the next poll
 
 bool writable_now(int fd) {
   pollfd p{fd, POLLOUT, 0};

@@ -77,7 +77,9 @@ LineSource::~LineSource() {
 }
 
 void LineSource::release_excess() {
-  if (buffer_.capacity() <= 4 * kChunk || end_ - begin_ > kChunk) return;
+  // A buffer of up to 16 MiB is kept for the next long line (lines of a few MiB recur in a
+  // session); a larger one goes back.
+  if (buffer_.capacity() <= 16 * kChunk || end_ - begin_ > kChunk) return;
   std::string kept;
   kept.reserve(kChunk + (end_ - begin_));
   kept.assign(buffer_.data() + begin_, end_ - begin_);

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <functional>
@@ -273,6 +274,95 @@ TEST(Recorder, ForwarderKeepsRecordingWhenTheClientStopsReading) {
   ASSERT_TRUE(end);
   EXPECT_TRUE(end->client_gone);
   EXPECT_EQ(sink.frames.size(), 2u);
+}
+
+// What a host writes reaches the client whole and in order whatever the client's stdout is: a
+// pipe the client drains slowly (writes that would block wait for POLLOUT, the rest of a chunk
+// kept), or a regular file; and a host that copies a large stdin back (writes to the host that
+// the pipe does not take at once).
+std::string frames_of(std::size_t bytes) {
+  std::string out;
+  for (int i = 0; out.size() < bytes; ++i)
+    out += "{\"i\":" + std::to_string(i) + ",\"t\":\"" + std::string(static_cast<std::size_t>(i * 37 % 9000), 'x') + "\"}\n";
+  return out;
+}
+
+TEST(Recorder, ForwarderHandsEveryByteOnInOrderToASlowPipeAFileAndABusyHost) {
+  const std::string wire = frames_of(3u << 20);
+  const std::size_t lines = static_cast<std::size_t>(std::count(wire.begin(), wire.end(), '\n'));
+  auto host_writing = [&](int, int out, int, const auto&) {
+    for (std::size_t at = 0; at < wire.size(); at += 10007)
+      process::write_all(out, std::string_view(wire).substr(at, 10007));
+    return ExitStatus{0, 0};
+  };
+  {  // a slow reader on a pipe
+    ClientPipes client;
+    client.client_writes_and_closes("");
+    std::string received;
+    std::thread reader([&] {
+      char buffer[1500];
+      for (int n = 0;; ++n) {
+        process::IoResult r = process::read_some(client.out[0], buffer, sizeof buffer);
+        if (r.eof || r.error) break;
+        received.append(buffer, r.bytes);
+        if (n % 200 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+    FakeSink sink;
+    Tee tee(sink, 1 << 20);
+    PipeHost host(host_writing);
+    auto end = forward_session(host, tee, client.wiring(), nullptr);
+    ASSERT_TRUE(end);
+    ::close(client.out[1]);
+    client.out[1] = -1;
+    reader.join();
+    EXPECT_EQ(received.size(), wire.size());
+    EXPECT_TRUE(received == wire) << "the client got other bytes than the host wrote";
+    EXPECT_EQ(sink.frames.size(), lines);
+  }
+  {  // a regular file
+    test::TempDir tmp;
+    const int file = ::open((tmp / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ASSERT_GE(file, 0);
+    ClientPipes client;
+    client.client_writes_and_closes("");
+    FakeSink sink;
+    Tee tee(sink, 1 << 20);
+    PipeHost host(host_writing);
+    Wiring wiring = client.wiring();
+    wiring.client_out = file;
+    auto end = forward_session(host, tee, wiring, nullptr);
+    ASSERT_TRUE(end);
+    ::close(file);
+    EXPECT_TRUE(test::read_text(tmp / "out") == wire) << "the file got other bytes than the host wrote";
+    EXPECT_EQ(sink.frames.size(), lines);
+  }
+  {  // a host that copies its stdin back, the client writing it all at once
+    ClientPipes client;
+    std::thread writer([&] { client.client_writes_and_closes(wire); });
+    std::string received;
+    std::thread reader([&] { received = read_all(client.out[0]); });
+    FakeSink sink;
+    Tee tee(sink, 1 << 20);
+    PipeHost host([](int in, int out, int, const auto&) {
+      char buffer[3000];
+      while (true) {
+        process::IoResult r = process::read_some(in, buffer, sizeof buffer);
+        if (r.eof || r.error) break;
+        process::write_all(out, std::string_view(buffer, r.bytes));
+      }
+      return ExitStatus{0, 0};
+    });
+    auto end = forward_session(host, tee, client.wiring(), nullptr);
+    ASSERT_TRUE(end);
+    writer.join();
+    ::close(client.out[1]);
+    client.out[1] = -1;
+    reader.join();
+    EXPECT_TRUE(received == wire) << "the echo came back other than it was sent";
+    EXPECT_EQ(tee.stats(C).frames, lines);
+    EXPECT_EQ(tee.stats(S).frames, lines);
+  }
 }
 
 TEST(Recorder, ForwarderPassesSignalsToTheHost) {

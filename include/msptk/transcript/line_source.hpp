@@ -41,8 +41,8 @@ class LineSource {
   // The next line; nullopt at end of file. A read failure is returned once, then the source ends.
   std::optional<Result<Line>> next();
 
-  // Gives back the memory a line longer than a chunk made the buffer grow to (the bytes after
-  // it are kept): the text of the line handed out last is no longer valid. A caller that is done
+  // Gives back the memory a line longer than 16 MiB made the buffer grow to (the bytes after
+  // it are kept; a smaller buffer stays for the next long line): the text of the line handed out last is no longer valid. A caller that is done
   // with a long line (it decoded what it needs) frees it now rather than when the next line is
   // read, which also does this.
   void release_excess();
