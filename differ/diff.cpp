@@ -189,9 +189,12 @@ class NotificationCache {
 
 class Preparer {
  public:
-  Preparer(const Masker& masker, Side side, std::uint64_t salt, NotificationCache* cache = nullptr)
+  // `from_reader`: the frames come from a TranscriptReader, so their text is known to be UTF-8.
+  Preparer(const Masker& masker, Side side, std::uint64_t salt, NotificationCache* cache = nullptr,
+           bool from_reader = false)
       : masker_(masker), side_(side), cache_(cache) {
     p_.salt = salt;
+    limits_.utf8_known = from_reader;
   }
 
   // Keeps the keys of `frame`; an error when it cannot be kept (FrameRef::refuses).
@@ -213,7 +216,7 @@ class Preparer {
     }
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
     ArenaScope scope(arena);
-    auto parsed = parse_json(frame.json_text(), scope.storage());
+    auto parsed = parse_json(frame.json_text(), scope.storage(), limits_);
     json::value message = parsed ? std::move(*parsed) : json::value();
     Envelope envelope;
     if (parsed) envelope = classify(message);
@@ -260,6 +263,7 @@ class Preparer {
   const Masker& masker_;
   Side side_;
   NotificationCache* cache_ = nullptr;
+  ParseLimits limits_;
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -753,7 +757,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     bool done = false;
   };
   auto open_side = [&](const std::filesystem::path& path, std::uint64_t salt) {
-    Reading side{std::nullopt, std::nullopt, Preparer(masker, options.side, salt, &cache)};
+    Reading side{std::nullopt, std::nullopt, Preparer(masker, options.side, salt, &cache, true)};
     auto reader = TranscriptReader::open(path);
     if (reader) side.reader.emplace(std::move(*reader));
     else side.error = reader.error();

@@ -314,6 +314,7 @@ JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
 JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
   json::parse_options options;
   options.max_depth = limits.max_depth;
+  options.allow_invalid_utf8 = limits.utf8_known;  // nothing to allow: the text was checked
   try {
     // One parser per thread for the default limits, reused: its stacks and buffers are allocated
     // once, not for every frame (parse_json runs for every frame of every verb).
@@ -322,7 +323,8 @@ JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr stor
     // memory goes back instead of staying for the rest of the process.
     std::optional<json::basic_parser<StrictHandler>> own;
     json::basic_parser<StrictHandler>* reused = nullptr;
-    thread_local std::optional<json::basic_parser<StrictHandler>> shared;
+    thread_local std::optional<json::basic_parser<StrictHandler>> parsers[2];  // checking UTF-8, not
+    std::optional<json::basic_parser<StrictHandler>>& shared = parsers[limits.utf8_known ? 1 : 0];
     struct DropAfterLongText {
       std::optional<json::basic_parser<StrictHandler>>* parser;
       ~DropAfterLongText() {
@@ -330,7 +332,7 @@ JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr stor
       }
     } drop{nullptr};
     if (limits.max_depth == ParseLimits{}.max_depth) {
-      if (!shared) shared.emplace(options);
+      if (!shared) shared.emplace(options);  // options differ between the two only in utf8_known
       reused = &*shared;
       reused->reset();
       if (text.size() > kLongText) drop.parser = &shared;

@@ -145,7 +145,9 @@ void TranscriptChecker::check_frame(const Frame& frame) {
   // methods are kept as text), so it comes from a per-thread arena.
   thread_local JsonArena arena;
   ArenaScope scope(arena);
-  auto parsed = parse_json(frame.json_text(), scope.storage());
+  ParseLimits read;  // the frame came from the TranscriptReader and has no rawBase64: UTF-8
+  read.utf8_known = true;
+  auto parsed = parse_json(frame.json_text(), scope.storage(), read);
   if (!parsed) {
     const JsonError& e = parsed.error();
     if (e.kind == JsonErrorKind::duplicate_member) {

@@ -38,6 +38,10 @@ namespace msptk {
 struct ParseLimits {
   // Deepest accepted nesting of arrays and objects (a scalar is depth 0, `[]` depth 1).
   std::size_t max_depth = 10000;
+  // The caller knows the text is valid UTF-8, so the parser does not check it again: the JSON
+  // text of a frame a TranscriptReader read (its raw is UTF-8: the canonical scan checks it, the
+  // general path checks the line and refuses lone surrogates). Never for bytes off the wire.
+  bool utf8_known = false;
 };
 
 enum class JsonErrorKind {
