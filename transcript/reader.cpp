@@ -60,7 +60,7 @@ std::optional<Result<Frame>> TranscriptReader::next() {
     facts_.crlf = true;
     text.remove_suffix(1);
   }
-  if (std::optional<Frame> fast = parse_canonical_line(text, line_no_)) {
+  if (std::optional<Frame> fast = parse_canonical_line(text, line_no_, spare_)) {
     facts_.canonical = !facts_.crlf;
     return Result<Frame>(std::move(*fast));
   }
@@ -72,7 +72,9 @@ std::optional<Result<Frame>> TranscriptReader::next() {
   return frame;
 }
 
-std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode) {
+namespace {
+
+std::optional<Frame> canonical_frame(std::string_view text, std::size_t line, bool decode, std::string* storage) {
   static constexpr std::string_view kClient = R"({"dir":"client","raw":")";
   static constexpr std::string_view kServer = R"({"dir":"server","raw":")";
   static_assert(kClient.size() == kServer.size());
@@ -84,14 +86,35 @@ std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t lin
   } else {
     return std::nullopt;
   }
+  if (!decode) {
+    const std::size_t close = scan_canonical_body(text, kClient.size(), nullptr, nullptr);
+    if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
+    frame.line = line;
+    return frame;
+  }
   // Decoded in place: the body never decodes longer than it is written.
+  std::string raw = storage ? std::move(*storage) : std::string();
+  raw.resize(text.size() - kClient.size());
   std::size_t written = 0;
-  if (decode) frame.raw.resize(text.size() - kClient.size());
-  const std::size_t close = scan_canonical_body(text, kClient.size(), decode ? frame.raw.data() : nullptr, &written);
-  if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
-  if (decode) frame.raw.resize(written);
+  const std::size_t close = scan_canonical_body(text, kClient.size(), raw.data(), &written);
+  if (close == std::string_view::npos || text.substr(close + 1) != "}") {
+    if (storage) *storage = std::move(raw);
+    return std::nullopt;
+  }
+  raw.resize(written);
+  frame.raw = std::move(raw);
   frame.line = line;
   return frame;
+}
+
+}  // namespace
+
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode) {
+  return canonical_frame(text, line, decode, nullptr);
+}
+
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, std::string& storage) {
+  return canonical_frame(text, line, true, &storage);
 }
 
 Result<Frame> parse_transcript_line(std::string_view text, const std::string& file, std::size_t line) {

@@ -517,6 +517,7 @@ std::size_t check_transcript_file(const TranscriptContext& ctx, std::vector<Find
   while (auto item = reader->next()) {
     reader->release_line();  // a long line is decoded into its Frame: not held twice while checked
     checker.on_line(*item, reader->facts());
+    if (*item) reader->recycle(std::move(**item));
   }
   checker.finish();
   return reader->line();

@@ -59,6 +59,13 @@ class TranscriptReader {
     text_ = {};
     source_.release_excess();
   }
+  // Takes back a frame this reader returned, once the caller is done with it: its raw buffer
+  // (when large) holds the next large frame, so a session of multi-MiB frames does not map and
+  // fault a new one for each (the buffer kept is at most the largest frame's).
+  void recycle(Frame&& frame) {
+    if (frame.raw.capacity() >= kRecycledBytes && frame.raw.capacity() > spare_.capacity())
+      spare_ = std::move(frame.raw);
+  }
   // Byte offset in the file of the line most recently returned, and its size without LF.
   std::uint64_t offset() const { return offset_; }
   std::size_t size() const { return size_; }
@@ -78,6 +85,8 @@ class TranscriptReader {
   std::string_view text_;
   LineFacts facts_;
   bool done_ = false;
+  static constexpr std::size_t kRecycledBytes = 256 * 1024;  // smaller buffers come from the heap
+  std::string spare_;  // a large raw buffer given back by recycle(), for the next large frame
 };
 
 // Parses one transcript line (without its LF) into a Frame; errors name `file` and `line`.
@@ -92,6 +101,9 @@ Result<Frame> parse_transcript_line_general(std::string_view text, const std::st
 // path decides (the line may still be valid, only not canonical). With `decode` false the raw
 // is not decoded (Frame::raw stays empty): a check that the line is canonical, and its dir.
 std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, bool decode = true);
+// The same, decoding into `storage` (its capacity reused; it is left as it was when the line is
+// not canonical).
+std::optional<Frame> parse_canonical_line(std::string_view text, std::size_t line, std::string& storage);
 
 // Reads a whole transcript, stopping at the first bad line. For small files and tests.
 Result<std::vector<Frame>> read_transcript(const std::filesystem::path& path);
