@@ -288,16 +288,66 @@ class StrictHandler {
 
 }  // namespace
 
+namespace {
+constexpr std::size_t kCachedMin = 256 * 1024;
+constexpr std::size_t kCachedMax = 8 * 1024 * 1024;
+constexpr std::size_t kCachedTotal = 16 * 1024 * 1024;
+}  // namespace
+
+JsonArena::BlockCache::~BlockCache() {
+  for (const Block& b : blocks_) ::operator delete(b.p, b.bytes, std::align_val_t(b.align));
+}
+
+std::size_t JsonArena::BlockCache::kept_bytes() const {
+  std::size_t kept = 0;
+  for (const Block& b : blocks_)
+    if (!b.in_use) kept += b.bytes;
+  return kept;
+}
+
+void* JsonArena::BlockCache::do_allocate(std::size_t n, std::size_t align) {
+  if (n >= kCachedMin && n <= kCachedMax) {
+    Block* best = nullptr;  // the smallest free block that holds n
+    for (Block& b : blocks_)
+      if (!b.in_use && b.bytes >= n && b.align >= align && (!best || b.bytes < best->bytes)) best = &b;
+    if (best) {
+      best->in_use = true;
+      return best->p;
+    }
+    void* p = ::operator new(n, std::align_val_t(align));
+    blocks_.push_back(Block{p, n, align, true});
+    return p;
+  }
+  return ::operator new(n, std::align_val_t(align));
+}
+
+void JsonArena::BlockCache::do_deallocate(void* p, std::size_t n, std::size_t align) {
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Block& b) { return b.p == p; });
+  if (it == blocks_.end()) {
+    ::operator delete(p, n, std::align_val_t(align));
+    return;
+  }
+  it->in_use = false;
+  // Over the total, the largest free blocks go back first.
+  while (kept_bytes() > kCachedTotal) {
+    auto largest = blocks_.end();
+    for (auto b = blocks_.begin(); b != blocks_.end(); ++b)
+      if (!b->in_use && (largest == blocks_.end() || b->bytes > largest->bytes)) largest = b;
+    ::operator delete(largest->p, largest->bytes, std::align_val_t(largest->align));
+    blocks_.erase(largest);
+  }
+}
+
 JsonArena::JsonArena(std::size_t block_bytes)
     : block_bytes_(block_bytes),
       block_(new unsigned char[block_bytes]),
-      resource_(block_.get(), block_bytes),
+      resource_(block_.get(), block_bytes, boost::json::storage_ptr(&cache_)),
       storage_(&resource_) {}
 
 void JsonArena::release() {
   // storage_ points at resource_ (not owning it): a new resource in its place keeps it valid.
   resource_.~monotonic_resource();
-  ::new (&resource_) boost::json::monotonic_resource(block_.get(), block_bytes_);
+  ::new (&resource_) boost::json::monotonic_resource(block_.get(), block_bytes_, boost::json::storage_ptr(&cache_));
 }
 
 namespace {

@@ -164,4 +164,38 @@ TEST(JsonArena, ReleaseStartsOverFromTheBlock) {
   }
 }
 
+// The arena keeps the large blocks a DOM took beyond its block and hands them out again: a
+// session of multi-MiB frames faults their memory once. Blocks over 8 MiB, and what would keep
+// more than 16 MiB in all, go back.
+TEST(JsonArena, KeepsLargeBlocksForTheNextFrameWithinItsBounds) {
+  JsonArena::BlockCache cache;
+  boost::json::memory_resource& r = cache;
+  void* a = r.allocate(3 << 20, 16);
+  r.deallocate(a, 3 << 20, 16);
+  EXPECT_EQ(cache.kept_bytes(), std::size_t{3} << 20);
+  void* b = r.allocate(2 << 20, 16);  // a smaller request takes the kept block
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(cache.kept_bytes(), 0u);
+  r.deallocate(b, 2 << 20, 16);
+  void* huge = r.allocate(12 << 20, 16);  // over 8 MiB: never kept
+  r.deallocate(huge, 12 << 20, 16);
+  EXPECT_EQ(cache.kept_bytes(), std::size_t{3} << 20);
+  std::vector<void*> many;
+  for (int i = 0; i < 8; ++i) many.push_back(r.allocate(4 << 20, 16));
+  for (void* p : many) r.deallocate(p, 4 << 20, 16);
+  EXPECT_LE(cache.kept_bytes(), std::size_t{16} << 20);
+  void* small = r.allocate(1000, 8);  // small blocks are not the cache's
+  r.deallocate(small, 1000, 8);
+  EXPECT_LE(cache.kept_bytes(), std::size_t{16} << 20);
+  // Through an arena: a large DOM parsed again and again, same result.
+  JsonArena arena(1024);
+  const std::string doc = "[\"" + std::string(1 << 20, 'x') + "\"]";
+  for (int round = 0; round < 20; ++round) {
+    ArenaScope scope(arena);
+    auto parsed = parse_json(doc, scope.storage());
+    ASSERT_TRUE(parsed) << "round " << round;
+    ASSERT_EQ(parsed->as_array()[0].as_string().size(), std::size_t{1} << 20);
+  }
+}
+
 }  // namespace

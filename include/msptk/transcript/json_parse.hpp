@@ -32,6 +32,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace msptk {
 
@@ -87,6 +88,30 @@ JsonResult<boost::json::value> parse_json(std::string_view text, boost::json::st
 // its own storage. Per thread: `thread_local JsonArena arena;` at the call site.
 class JsonArena {
  public:
+  // Where the arena gets memory beyond its block: blocks of 256 KiB to 8 MiB it gave back are
+  // kept (16 MiB in all at most) and handed out again, so a session of multi-MiB frames maps and
+  // faults their DOM's memory once, not for every frame. Larger blocks go back at once.
+  class BlockCache final : public boost::json::memory_resource {
+   public:
+    BlockCache() = default;
+    BlockCache(const BlockCache&) = delete;
+    BlockCache& operator=(const BlockCache&) = delete;
+    ~BlockCache() override;
+    std::size_t kept_bytes() const;  // in blocks not in use
+
+   private:
+    struct Block {
+      void* p;
+      std::size_t bytes;
+      std::size_t align;
+      bool in_use;
+    };
+    void* do_allocate(std::size_t n, std::size_t align) override;
+    void do_deallocate(void* p, std::size_t n, std::size_t align) override;
+    bool do_is_equal(const boost::json::memory_resource& other) const noexcept override { return this == &other; }
+    std::vector<Block> blocks_;
+  };
+
   explicit JsonArena(std::size_t block_bytes = 64 * 1024);
   JsonArena(const JsonArena&) = delete;
   JsonArena& operator=(const JsonArena&) = delete;
@@ -101,6 +126,7 @@ class JsonArena {
  private:
   std::size_t block_bytes_;
   std::unique_ptr<unsigned char[]> block_;
+  BlockCache cache_;  // before resource_: it outlives it
   boost::json::monotonic_resource resource_;
   boost::json::storage_ptr storage_;
 };
