@@ -295,7 +295,7 @@ constexpr std::size_t kCachedTotal = 16 * 1024 * 1024;
 }  // namespace
 
 JsonArena::BlockCache::~BlockCache() {
-  for (const Block& b : blocks_) ::operator delete(b.p, b.bytes, std::align_val_t(b.align));
+  for (const Block& b : blocks_) ::operator delete(b.p, std::align_val_t(b.align));
 }
 
 std::size_t JsonArena::BlockCache::kept_bytes() const {
@@ -321,10 +321,10 @@ void* JsonArena::BlockCache::do_allocate(std::size_t n, std::size_t align) {
   return ::operator new(n, std::align_val_t(align));
 }
 
-void JsonArena::BlockCache::do_deallocate(void* p, std::size_t n, std::size_t align) {
+void JsonArena::BlockCache::do_deallocate(void* p, std::size_t, std::size_t align) {
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Block& b) { return b.p == p; });
   if (it == blocks_.end()) {
-    ::operator delete(p, n, std::align_val_t(align));
+    ::operator delete(p, std::align_val_t(align));  // unsized: monotonic_resource frees with another size than it asked for
     return;
   }
   it->in_use = false;
@@ -333,7 +333,7 @@ void JsonArena::BlockCache::do_deallocate(void* p, std::size_t n, std::size_t al
     auto largest = blocks_.end();
     for (auto b = blocks_.begin(); b != blocks_.end(); ++b)
       if (!b->in_use && (largest == blocks_.end() || b->bytes > largest->bytes)) largest = b;
-    ::operator delete(largest->p, largest->bytes, std::align_val_t(largest->align));
+    ::operator delete(largest->p, std::align_val_t(largest->align));
     blocks_.erase(largest);
   }
 }
