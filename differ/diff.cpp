@@ -73,7 +73,6 @@ std::vector<std::size_t> select(const std::vector<Frame>& frames, Side side) {
   return out;
 }
 
-std::uint64_t hash_text(std::string_view s) { return hash_bytes(s); }
 std::uint64_t combine(std::uint64_t a, std::uint64_t b) { return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2)); }
 
 // What the differ keeps of one compared frame once it has seen it: where to find it again and
@@ -223,7 +222,7 @@ class Preparer {
     // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
     const bool ec = !parsed || frame.exact_bytes;
     return keep(frame, index, offset, size, envelope, [&](const FrameRole& role) {
-      const std::uint64_t content = ec ? hash_text(frame.wire_bytes()) : content_key(masker_, role, message);
+      const std::uint64_t content = ec ? hash_bytes(frame.wire_bytes()) : content_key(masker_, role, message);
       if (cache_ && !ec && envelope.kind == FrameKind::notification)
         cache_->put(line_hash, frame.json_text().size(), envelope.method, content);
       return content;
@@ -253,7 +252,7 @@ class Preparer {
     if (it == ids_.end()) {
       std::string text = sig.text();
       const auto id = static_cast<std::uint32_t>(p_.names.size());
-      it = ids_.emplace(std::move(key), std::make_pair(id, hash_text(text))).first;
+      it = ids_.emplace(std::move(key), std::make_pair(id, hash_bytes(text))).first;
       p_.names.push_back(std::move(text));
       p_.name_hash.push_back(it->second.second);
     }

@@ -45,7 +45,6 @@ std::uint64_t mix(std::uint64_t h) {
 
 std::uint64_t combine(std::uint64_t seed, std::uint64_t h) { return mix(seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6))); }
 
-std::uint64_t hash_text(std::string_view s) { return hash_bytes(s); }
 
 struct KeyWalk {
   const Masker& masker;
@@ -67,8 +66,8 @@ struct KeyWalk {
       }
       case json::kind::string:
         // An exact number keys by its value, like the comparer compares it.
-        if (is_exact_number(v)) return combine(0x6e756dULL, hash_text(canonical_number_text(v)));
-        return combine(0x737472ULL, hash_text(v.get_string()));
+        if (is_exact_number(v)) return combine(0x6e756dULL, hash_bytes(canonical_number_text(v)));
+        return combine(0x737472ULL, hash_bytes(v.get_string()));
       default: return 0;
     }
   }
@@ -83,14 +82,14 @@ struct KeyWalk {
     // Below every mask rule a subtree is exact: key it by its canonical text, without recursion
     // (a 10,000-deep frame must not exhaust the stack).
     if (depth > masker.max_depth() + 64 && (v.is_object() || v.is_array())) {
-      return combine(0x646565ULL, hash_text(canonical_json(v)));
+      return combine(0x646565ULL, hash_bytes(canonical_json(v)));
     }
     if (const auto* obj = v.if_object()) {
       std::uint64_t sum = 0x6f626aULL;  // members combine order-free
       for (const auto& m : *obj) {
         const std::size_t mark = location.size();
         if (!exact && depth < masker.max_depth()) push_member(location, m.key());
-        if (auto h = node(m.value(), depth + 1)) sum += combine(hash_text(m.key()), *h);
+        if (auto h = node(m.value(), depth + 1)) sum += combine(hash_bytes(m.key()), *h);
         location.resize(mark);
       }
       return mix(sum);

@@ -1,4 +1,5 @@
 #include "msptk/transcript/body_scan.hpp"
+#include "msptk/transcript/utf8.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -25,25 +26,6 @@ inline std::uint64_t special_bytes(std::uint64_t w) {
   auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
   const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
   return (w & kHighs) | below_space | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\\'));
-}
-
-// The length of the well-formed UTF-8 sequence starting at s[i] (a byte >= 0x80), 0 if none.
-inline std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const unsigned char c = p[i];
-  std::size_t len;
-  unsigned cp, min;
-  if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-  else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-  else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-  else return 0;
-  if (i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    if ((p[i + k] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i + k] & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
 }
 
 inline int hex_digit(char c) {
@@ -122,7 +104,8 @@ Step scan_scalar(std::string_view s, std::size_t& i, char*& dst, std::size_t sto
     }
     if (c < 0x20) return Step::failed;  // not JSON: the general path reports it
     if (c >= 0x80) {
-      const std::size_t len = utf8_sequence(s, i);
+      const std::size_t len =
+          utf8_sequence_length(reinterpret_cast<const unsigned char*>(s.data()) + i, s.size() - i);
       if (len == 0) return Step::failed;
       i += len;
       if (i >= stop) {

@@ -1,4 +1,5 @@
 #include "msptk/transcript/line_encoder.hpp"
+#include "msptk/transcript/utf8.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -61,29 +62,6 @@ constexpr std::array<char, 256> kEscape = [] {
 constexpr std::size_t kBlock = 16 * 1024;
 constexpr std::size_t kSlack = 64;
 
-// Length of the well-formed UTF-8 sequence that starts at s[0] (a byte >= 0x80) within `avail`
-// bytes, or 0 when it is ill-formed: no overlong forms, no surrogates, nothing past U+10FFFF
-// (is_valid_utf8's rules).
-inline std::size_t utf8_sequence(const unsigned char* s, std::size_t avail) {
-  const unsigned char c = s[0];
-  auto cont = [&](std::size_t k) { return (s[k] & 0xC0) == 0x80; };
-  if (c < 0xC2) return 0;  // a continuation byte, or C0/C1 (overlong)
-  if (c < 0xE0) return avail >= 2 && cont(1) ? 2 : 0;
-  if (c < 0xF0) {
-    if (avail < 3 || !cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && s[1] < 0xA0) return 0;  // overlong
-    if (c == 0xED && s[1] >= 0xA0) return 0;  // a surrogate
-    return 3;
-  }
-  if (c < 0xF5) {
-    if (avail < 4 || !cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && s[1] < 0x90) return 0;  // overlong
-    if (c == 0xF4 && s[1] >= 0x90) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
 // Writes the byte or UTF-8 sequence at s[i] (i < n) to *o and advances both; false when it is
 // not UTF-8.
 inline bool encode_one(const unsigned char* s, std::size_t n, std::size_t& i, char*& o) {
@@ -105,7 +83,7 @@ inline bool encode_one(const unsigned char* s, std::size_t n, std::size_t& i, ch
     ++i;
     return true;
   }
-  const std::size_t len = utf8_sequence(s + i, n - i);
+  const std::size_t len = utf8_sequence_length(s + i, n - i);
   if (!len) return false;
   std::memcpy(o, s + i, len);
   o += len;

@@ -1,4 +1,5 @@
 #include "msptk/transcript/writer.hpp"
+#include "msptk/transcript/utf8.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
 
@@ -25,24 +26,12 @@ bool is_valid_utf8(std::string_view bytes) {
       i += 8;
     }
     if (i >= n) break;
-    unsigned char c = s[i];
-    if (c < 0x80) {
+    if (s[i] < 0x80) {
       ++i;
       continue;
     }
-    std::size_t len;
-    unsigned min;
-    unsigned cp;
-    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-    else return false;
-    if (i + len > n) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    const std::size_t len = utf8_sequence_length(s + i, n - i);
+    if (len == 0) return false;
     i += len;
   }
   return true;
