@@ -187,7 +187,13 @@ std::optional<Result<LineSource::Line>> LineSource::skip_oversized() {
 }
 
 Result<std::string> LineSource::read_at(std::uint64_t offset, std::size_t length) const {
-  std::string out(length, '\0');
+  std::string out;
+  if (auto done = read_at(offset, length, out); !done) return done.error();
+  return out;
+}
+
+Result<void> LineSource::read_at(std::uint64_t offset, std::size_t length, std::string& out) const {
+  out.resize(length);
   std::size_t got = 0;
   while (got < length) {
     const ssize_t n = ::pread(fd_, out.data() + got, length - got, static_cast<off_t>(offset + got));
@@ -198,7 +204,7 @@ Result<std::string> LineSource::read_at(std::uint64_t offset, std::size_t length
     }
     got += static_cast<std::size_t>(n);
   }
-  return out;
+  return {};
 }
 
 }  // namespace msptk

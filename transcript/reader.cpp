@@ -21,9 +21,32 @@ Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& pat
   return TranscriptReader(std::move(*source), max_line_bytes);
 }
 
+bool TranscriptReader::next_is(std::string_view text, const LineFacts& facts) {
+  if (done_ || pending_) return false;
+  text_ = {};  // reading on ends the last line's view
+  pending_ = source_.next();
+  if (!*pending_ || !**pending_) return false;  // the end or a read error: next() says so
+  const LineSource::Line& got = ***pending_;
+  if (got.oversized || got.text != text) return false;
+  pending_.reset();
+  ++line_no_;
+  offset_ = got.offset;
+  size_ = got.text.size();
+  text_ = got.text;
+  facts_ = facts;
+  facts_.lf_terminated = got.lf_terminated;
+  return true;
+}
+
 std::optional<Result<Frame>> TranscriptReader::next() {
   if (done_) return std::nullopt;
-  auto item = source_.next();
+  std::optional<Result<LineSource::Line>> item;
+  if (pending_) {
+    item = std::move(*pending_);
+    pending_.reset();
+  } else {
+    item = source_.next();
+  }
   if (!item) {
     done_ = true;
     return std::nullopt;

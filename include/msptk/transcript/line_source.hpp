@@ -49,6 +49,8 @@ class LineSource {
 
   // `length` bytes at `offset` (a line seen before: its offset and text size).
   Result<std::string> read_at(std::uint64_t offset, std::size_t length) const;
+  // The same, into `out` (its memory reused).
+  Result<void> read_at(std::uint64_t offset, std::size_t length, std::string& out) const;
 
   const std::string& file() const { return file_; }
 

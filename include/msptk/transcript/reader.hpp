@@ -46,7 +46,15 @@ class TranscriptReader {
   // An I/O failure is returned once as an `unreadable` error, then the reader ends.
   std::optional<Result<Frame>> next();
 
-  // Facts about the line most recently returned by next().
+  // Reads the next line and, when it is byte for byte `text` (the line another reader has just
+  // returned a Frame for, with `facts`), takes it as that same frame without decoding it again:
+  // true, and line(), offset(), size(), line_text() and facts() are this line's (its own
+  // lf_terminated). Otherwise false, and the line waits for next(), which decodes it as usual
+  // (line_text() is empty until then).
+  // A differ reading two recordings of one session in step decodes each shared line once.
+  bool next_is(std::string_view text, const LineFacts& facts);
+
+  // Facts about the line most recently returned by next() (or taken by next_is()).
   const LineFacts& facts() const { return facts_; }
   const std::string& file() const { return source_.file(); }
   std::size_t line() const { return line_no_; }
@@ -87,6 +95,8 @@ class TranscriptReader {
   bool done_ = false;
   static constexpr std::size_t kRecycledBytes = 256 * 1024;  // smaller buffers come from the heap
   std::string spare_;  // a large raw buffer given back by recycle(), for the next large frame
+  // A line next_is() read and did not take: next() starts from it.
+  std::optional<std::optional<Result<LineSource::Line>>> pending_;
 };
 
 // Parses one transcript line (without its LF) into a Frame; errors name `file` and `line`.
