@@ -225,8 +225,10 @@ class Preparer {
         twin = nullptr;
       }
     }
+    // A frame with a twin needs no cache: its twin is keyed here, and other copies rarely follow.
+    const bool cached = cache_ && !frame.exact_bytes && !twin;
     std::uint64_t line_hash = 0;
-    if (cache_ && !frame.exact_bytes) {
+    if (cached) {
       line_hash = NotificationCache::hash(frame.dir, frame.json_text());
       if (const auto hit = cache_->find(line_hash, frame.json_text().size())) {
         Envelope envelope;
@@ -250,7 +252,7 @@ class Preparer {
     auto content = [&](const FrameRole& role) {
       if (known) return *known;
       known = ec ? hash_bytes(frame.wire_bytes()) : content_key(masker_, role, message);
-      if (cache_ && !ec && envelope.kind == FrameKind::notification)
+      if (cached && !ec && envelope.kind == FrameKind::notification)
         cache_->put(line_hash, frame.json_text().size(), envelope.method, *known);
       return *known;
     };
