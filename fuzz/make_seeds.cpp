@@ -4,6 +4,7 @@
 //   transcript_line  every *.ndjson file, whole
 //   manifest         every manifest.json
 //   json_path        each registered path + LF + each of the first frames of the scenario
+//   text_key         the JSON text of each of the first 16 frames of the scenario
 //   differ           flags + transcript (a self-diff), flags + transcript + NUL + the next scenario's
 //   normalize        flags + transcript, with and without --sort-members
 //   serve_fixture    flags, frame limit, chunk size + transcript (the client plays it back), and
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
       for (std::size_t f = 0; f < frames.size() && f < 4; ++f)
         seeds.write("json_path", fmt::format("{}-path{}-frame{}", name, p, f), paths[p] + "\n" + frames[f].raw);
 
+    for (std::size_t f = 0; f < frames.size() && f < 16; ++f)
+      seeds.write("text_key", fmt::format("{}-frame{}", name, f), frames[f].json_text());
     seeds.write("differ", name + "-self", with_header({flags}, transcript));
     seeds.write("normalize", name, with_header({flags}, transcript));
     seeds.write("normalize", name + "-sorted", with_header({static_cast<std::uint8_t>(flags | 0x40)}, transcript));

@@ -1,0 +1,405 @@
+#include "msptk/differ/text_key.hpp"
+
+#include "msptk/differ/key_hash.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MSPTK_TEXT_KEY_AVX2 1
+#include <immintrin.h>
+#endif
+
+namespace msptk {
+
+namespace {
+
+using key_hash::combine;
+using key_hash::mix;
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+// The high bit of the first byte of `w` (in memory order) that is a quote, a backslash or a
+// control byte is set, and no bit below it; bits above it may be set falsely (borrows).
+inline std::uint64_t special_bytes(std::uint64_t w) {
+  auto zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+  return below_space | zero(w ^ (kOnes * '"')) | zero(w ^ (kOnes * '\\'));
+}
+
+inline bool is_special(unsigned char c) { return c == '"' || c == '\\' || c < 0x20; }
+
+// The first quote, backslash or control byte in [p, end), or end: 8 bytes a step.
+inline const char* find_special_scalar(const char* p, const char* end) {
+  static_assert(std::endian::native == std::endian::little, "the word scan reads bytes little-endian");
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (const std::uint64_t s = special_bytes(w)) return p + std::countr_zero(s) / 8;
+    p += 8;
+  }
+  while (p < end && !is_special(static_cast<unsigned char>(*p))) ++p;
+  return p;
+}
+
+#ifdef MSPTK_TEXT_KEY_AVX2
+
+#define MSPTK_AVX2 __attribute__((target("avx2,bmi")))
+
+// The quotes, backslashes and control bytes of 32 bytes (a control byte is <= 0x1F: min(v, 0x1F) == v).
+MSPTK_AVX2 inline __m256i specials(__m256i v) {
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i c1f = _mm256_set1_epi8(0x1F);
+  return _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)),
+                         _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v));
+}
+
+// The same as find_special_scalar, 64 bytes a step (then 32, then the word scan for the rest).
+MSPTK_AVX2 const char* find_special_avx2(const char* p, const char* end) {
+  while (end - p >= 64) {
+    const __m256i a = specials(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    const __m256i b = specials(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)));
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_or_si256(a, b))) {
+      const std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(a)) |
+                                 (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(b))) << 32);
+      return p + _tzcnt_u64(mask);
+    }
+    p += 64;
+  }
+  if (end - p >= 32) {
+    const auto mask = static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(specials(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)))));
+    if (mask) return p + _tzcnt_u32(mask);
+    p += 32;
+  }
+  return find_special_scalar(p, end);
+}
+
+#endif  // MSPTK_TEXT_KEY_AVX2
+
+// The first quote, backslash or control byte in [p, end), or end. Keys and short values end
+// within the first 16 bytes: those are looked at in line, longer strings go to the vector scan.
+template <bool Simd>
+inline const char* find_special(const char* p, const char* end) {
+#ifdef MSPTK_TEXT_KEY_AVX2
+  if constexpr (Simd) {
+    if (end - p >= 16) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      if (const std::uint64_t s = special_bytes(w)) return p + std::countr_zero(s) / 8;
+      std::memcpy(&w, p + 8, 8);
+      if (const std::uint64_t s = special_bytes(w)) return p + 8 + std::countr_zero(s) / 8;
+      return find_special_avx2(p + 16, end);
+    }
+  }
+#endif
+  return find_special_scalar(p, end);
+}
+
+// The top-level members classify() looks at.
+enum class Envelope { other, jsonrpc, method, id, result, error, params };
+
+Envelope envelope_member(std::string_view key) {
+  switch (key.size()) {
+    case 2: return key == "id" ? Envelope::id : Envelope::other;
+    case 5: return key == "error" ? Envelope::error : Envelope::other;
+    case 6:
+      if (key == "method") return Envelope::method;
+      if (key == "result") return Envelope::result;
+      if (key == "params") return Envelope::params;
+      return Envelope::other;
+    case 7: return key == "jsonrpc" ? Envelope::jsonrpc : Envelope::other;
+    default: return Envelope::other;
+  }
+}
+
+// Member-name hashes of the open objects, back to back (per thread, reused: no allocation per
+// frame once it is as large as the widest frame's).
+thread_local std::vector<std::uint64_t> t_keys;
+thread_local std::vector<std::uint64_t> t_sorted;
+
+// True when two of the hashes are equal: a duplicate member name (parse_json's error) or, once
+// in 2^64, two names with one hash. Either way the frame is declined.
+bool has_equal(const std::uint64_t* first, const std::uint64_t* last) {
+  const std::size_t n = static_cast<std::size_t>(last - first);
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (first[i] == first[j]) return true;
+    return false;
+  }
+  t_sorted.assign(first, last);
+  std::sort(t_sorted.begin(), t_sorted.end());
+  return std::adjacent_find(t_sorted.begin(), t_sorted.end()) != t_sorted.end();
+}
+
+// One pass over a frame's JSON text: a recursive descent (depth bounded by
+// text_key_max_depth) that hashes each value as KeyWalk does in exact mode, and returns false
+// (decline) at the first byte it does not accept.
+template <bool Simd>
+class Scanner {
+ public:
+  Scanner(std::string_view text, std::string& scratch)
+      : p_(text.data()), end_(text.data() + text.size()), scratch_(scratch) {}
+
+  std::optional<TextKey> run() {
+    t_keys.clear();
+    skip_ws();
+    if (p_ == end_ || *p_ != '{') return std::nullopt;
+    ++p_;
+    Root root;
+    std::uint64_t h = 0;
+    if (!object(0, h, &root)) return std::nullopt;
+    skip_ws();
+    if (p_ != end_) return std::nullopt;  // trailing bytes
+    if (!root.jsonrpc || !root.has_method) return std::nullopt;
+    return TextKey{root.method, h};
+  }
+
+ private:
+  struct Root {
+    bool jsonrpc = false;  // "jsonrpc": "2.0"
+    bool has_method = false;
+    std::string_view method;
+  };
+
+  void skip_ws() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  // A string whose opening quote is behind p_: its decoded bytes (in the text when it has no
+  // escape, else in scratch), p_ after its closing quote.
+  bool string(std::string_view& out, bool& escaped) {
+    const char* start = p_;
+    const char* q = find_special<Simd>(start, end_);
+    if (q == end_) return false;
+    if (*q == '"') {
+      out = std::string_view(start, static_cast<std::size_t>(q - start));
+      escaped = false;
+      p_ = q + 1;
+      return true;
+    }
+    if (*q != '\\') return false;  // a raw control byte
+    // Decoded, the string is never longer than the rest of the text.
+    const auto room = static_cast<std::size_t>(end_ - start);
+    if (scratch_.size() < room) scratch_.resize(room);
+    char* const out_begin = scratch_.data();
+    const auto prefix = static_cast<std::size_t>(q - start);
+    std::memcpy(out_begin, start, prefix);
+    char* dst = out_begin + prefix;
+    while (true) {  // q at a backslash
+      if (end_ - q < 2) return false;
+      switch (q[1]) {
+        case '"': *dst++ = '"'; break;
+        case '\\': *dst++ = '\\'; break;
+        case '/': *dst++ = '/'; break;
+        case 'b': *dst++ = '\b'; break;
+        case 'f': *dst++ = '\f'; break;
+        case 'n': *dst++ = '\n'; break;
+        case 'r': *dst++ = '\r'; break;
+        case 't': *dst++ = '\t'; break;
+        default: return false;  // \u (surrogates and all: Boost decides) or not an escape
+      }
+      const char* run = q + 2;
+      q = find_special<Simd>(run, end_);
+      if (q == end_) return false;
+      const auto len = static_cast<std::size_t>(q - run);
+      std::memcpy(dst, run, len);
+      dst += len;
+      if (*q == '"') break;
+      if (*q != '\\') return false;
+    }
+    out = std::string_view(out_begin, static_cast<std::size_t>(dst - out_begin));
+    escaped = true;
+    p_ = q + 1;
+    return true;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  // -?(0|[1-9][0-9]{0,17}): an int64 for every parser; "-0" is declined (a double for some).
+  // What may follow (a fraction, an exponent, a 19th digit) is not a delimiter: the caller declines.
+  bool integer(std::uint64_t& h) {
+    const bool neg = *p_ == '-';
+    if (neg) ++p_;
+    if (p_ == end_) return false;
+    std::int64_t v = 0;
+    if (*p_ == '0') {
+      if (neg) return false;
+      ++p_;
+    } else if (*p_ >= '1' && *p_ <= '9') {
+      const char* const first = p_;
+      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') {
+        if (p_ - first == 18) return false;
+        v = v * 10 + (*p_ - '0');
+        ++p_;
+      }
+    } else {
+      return false;
+    }
+    h = mix(static_cast<std::uint64_t>(neg ? -v : v));
+    return true;
+  }
+
+  bool value(std::size_t depth, std::uint64_t& h) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '"': {
+        ++p_;
+        std::string_view s;
+        bool escaped = false;
+        if (!string(s, escaped)) return false;
+        h = combine(key_hash::kString, key_hash::bytes(s));
+        return true;
+      }
+      case '{': ++p_; return object(depth + 1, h, nullptr);
+      case '[': ++p_; return array(depth + 1, h);
+      case 't': h = key_hash::kTrue; return literal("true");
+      case 'f': h = key_hash::kFalse; return literal("false");
+      case 'n': h = key_hash::kNull; return literal("null");
+      default: return integer(h);
+    }
+  }
+
+  // An object whose `{` is behind p_, at `depth` (the root: 0; `root` then notes the envelope).
+  bool object(std::size_t depth, std::uint64_t& h, Root* root) {
+    if (depth >= text_key_max_depth) return false;
+    std::uint64_t sum = key_hash::kObject;
+    skip_ws();
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+      h = mix(sum);
+      return true;
+    }
+    const std::size_t first_key = t_keys.size();
+    while (true) {
+      if (p_ == end_ || *p_ != '"') return false;
+      ++p_;
+      std::string_view key;
+      bool escaped = false;
+      if (!string(key, escaped)) return false;
+      const std::uint64_t key_hash = key_hash::bytes(key);
+      t_keys.push_back(key_hash);
+      const Envelope member = root ? envelope_member(key) : Envelope::other;
+      skip_ws();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      skip_ws();
+      std::uint64_t vh = 0;
+      switch (member) {
+        case Envelope::other:
+          if (!value(depth, vh)) return false;
+          break;
+        case Envelope::id:      // a request
+        case Envelope::result:  // a response, or invalid
+        case Envelope::error: return false;
+        case Envelope::params:
+          if (p_ == end_ || (*p_ != '{' && *p_ != '[')) return false;
+          if (!value(depth, vh)) return false;
+          break;
+        case Envelope::jsonrpc:
+        case Envelope::method: {
+          if (p_ == end_ || *p_ != '"') return false;
+          ++p_;
+          std::string_view s;
+          bool value_escaped = false;
+          if (!string(s, value_escaped)) return false;
+          if (member == Envelope::jsonrpc) {
+            if (s != "2.0") return false;
+            root->jsonrpc = true;
+          } else {
+            if (value_escaped) return false;  // the method must be a view into the text
+            root->has_method = true;
+            root->method = s;
+          }
+          vh = combine(key_hash::kString, key_hash::bytes(s));
+          break;
+        }
+      }
+      sum += combine(key_hash, vh);
+      skip_ws();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        skip_ws();
+        continue;
+      }
+      if (*p_ != '}') return false;
+      ++p_;
+      break;
+    }
+    if (has_equal(t_keys.data() + first_key, t_keys.data() + t_keys.size())) return false;
+    t_keys.resize(first_key);
+    h = mix(sum);
+    return true;
+  }
+
+  // An array whose `[` is behind p_, at `depth`.
+  bool array(std::size_t depth, std::uint64_t& h) {
+    if (depth >= text_key_max_depth) return false;
+    h = key_hash::kArray;
+    skip_ws();
+    if (p_ < end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    while (true) {
+      std::uint64_t vh = 0;
+      if (!value(depth, vh)) return false;
+      h = combine(h, vh);
+      skip_ws();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        skip_ws();
+        continue;
+      }
+      if (*p_ != ']') return false;
+      ++p_;
+      return true;
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  std::string& scratch_;
+};
+
+bool detect_simd() {
+#ifdef MSPTK_TEXT_KEY_AVX2
+  if (const char* off = std::getenv("MSPTK_NO_SIMD"); off && *off && std::strcmp(off, "0") != 0) return false;
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool text_key_uses_simd() {
+  static const bool simd = detect_simd();
+  return simd;
+}
+
+std::optional<TextKey> notification_text_key_scalar(std::string_view text, std::string& scratch) {
+  return Scanner<false>(text, scratch).run();
+}
+
+std::optional<TextKey> notification_text_key(std::string_view text, std::string& scratch) {
+#ifdef MSPTK_TEXT_KEY_AVX2
+  if (text_key_uses_simd()) return Scanner<true>(text, scratch).run();
+#endif
+  return notification_text_key_scalar(text, scratch);
+}
+
+}  // namespace msptk
