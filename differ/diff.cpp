@@ -4,6 +4,8 @@
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/chunked_vector.hpp"
 #include "msptk/differ/signature.hpp"
+#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 
@@ -204,6 +206,14 @@ class Preparer {
       : masker_(masker), side_(side), cache_(cache) {
     p_.salt = salt;
     limits_.utf8_known = from_reader;
+    // The text key (text_key.hpp) is a notification's content key where the mask masks nothing
+    // in notifications of that direction, for text known to be UTF-8.
+    for (Direction dir : {Direction::client, Direction::server}) {
+      text_keys_[static_cast<int>(dir)] =
+          from_reader && masker_.masks_nothing(FrameRole{dir, FrameKind::notification, false});
+      exact_plain_[static_cast<int>(dir)] = masker_.masks_nothing(FrameRole{dir, FrameKind::notification, false}) &&
+                                            masker_.masks_nothing(FrameRole{dir, FrameKind::invalid, false});
+    }
   }
 
   // The other side's line at the same position holds the same bytes as the frame observed
@@ -240,6 +250,21 @@ class Preparer {
         return {};
       }
     }
+    if (text_keys_[static_cast<int>(frame.dir)] && !frame.exact_bytes) {
+      // Most frames of a session: a notification keyed straight from its text, without a DOM
+      // (the same keys as below; anything the text key does not take goes on below).
+      thread_local std::string scratch;
+      if (const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch)) {
+        Envelope envelope;
+        envelope.kind = FrameKind::notification;
+        envelope.method = std::string(key->method);
+        if (cached) cache_->put(line_hash, frame.json_text().size(), envelope.method, key->content);
+        auto content = [&](const FrameRole&) { return key->content; };
+        keep(frame.dir, at, envelope, content, twin != nullptr);
+        if (twin) twin->preparer->keep(frame.dir, twin->place, envelope, content, false);
+        return {};
+      }
+    }
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
     ArenaScope scope(arena);
     auto parsed = parse_json(frame.json_text(), scope.storage(), limits_);
@@ -260,6 +285,27 @@ class Preparer {
     if (twin) twin->preparer->keep(frame.dir, twin->place, envelope, content, false);
     return {};
   }
+
+  // Whether a frame of `dir` that is not a request or a response (a notification or an invalid
+  // frame) has nothing the mask masks: paired with a twin it is identical, keys or not.
+  bool exact_unless_answering(Direction dir) const { return exact_plain_[static_cast<int>(dir)]; }
+
+  // Keeps a frame of the common prefix without its keys (see diff_transcripts: it and its twin
+  // are matched, in order, whatever their keys): a stand-in key equal to its twin's and a
+  // signature never shown (an identical pair is not reported). Only for a frame that is neither
+  // a request nor a response, so the tracker has nothing to learn from it.
+  void keep_unkeyed(Direction dir, const Place& at, bool twin) {
+    if (!on_side(dir, side_)) return;
+    const auto [name, medium] = intern(Signature{dir, FrameKind::notification, "(a twin of the common prefix)"});
+    p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
+    p_.signature.push_back(name);
+    p_.strong.push_back(kUnkeyed);
+    p_.twin.push_back(twin);
+  }
+
+  // The number of frames kept, and the strong key of the last one.
+  std::size_t size() const { return p_.size(); }
+  std::uint64_t last_strong() const { return p_.strong[p_.size() - 1]; }
 
   Prepared take() { return std::move(p_); }
 
@@ -306,6 +352,9 @@ class Preparer {
   Side side_;
   NotificationCache* cache_ = nullptr;
   ParseLimits limits_;
+  bool text_keys_[2] = {false, false};  // per Direction: notifications keyed by text_key.hpp
+  bool exact_plain_[2] = {false, false};  // per Direction: exact_unless_answering
+  static constexpr std::uint64_t kUnkeyed = 0x756e6b65796564ULL;
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -823,10 +872,16 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   Reading e = open_side(expected, kExpectedSalt);
   if (e.error) return *e.error;
   Reading a = open_side(actual, kActualSalt);
+  // While every pair of frames read so far has equal keys (the common prefix, which the
+  // alignment matches frame by frame whatever the keys are), a twin that is neither a request nor
+  // a response (its line cannot name an `id`) in a role the mask masks nothing of is kept
+  // without decoding, parsing or keying it: identical to its twin, and nothing for a tracker.
+  bool in_prefix = true;
   // Reads the next line of `side`; when `other` is given, also its next line if that is a twin.
   // Returns whether a twin was taken.
-  auto step = [](Reading& side, Reading* other) {
-    auto item = side.reader->next();
+  auto step = [&in_prefix](Reading& side, Reading* other) {
+    const bool unkeyed_ok = in_prefix && other;
+    auto item = unkeyed_ok ? side.reader->next_undecoded() : side.reader->next();
     if (!item) {
       side.done = true;
       return false;
@@ -836,10 +891,21 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
       side.done = true;
       return false;
     }
-    const Frame& frame = **item;
+    Frame& frame = **item;
     std::optional<Preparer::Twin> twin;
     if (other && !other->done && other->reader->next_is(side.reader->line_text(), side.reader->facts()))
       twin = Preparer::Twin{&other->preparer, other->place(), &other->reader->file(), {}};
+    if (twin && unkeyed_ok && side.reader->facts().canonical && side.preparer.exact_unless_answering(frame.dir) &&
+        !canonical_line_may_name_id(side.reader->line_text()) && !FrameRef::refuses(side.index, frame.line,
+        side.reader->offset(), side.reader->size()) && !FrameRef::refuses(other->index, other->reader->line(),
+        other->reader->offset(), other->reader->size())) {
+      side.preparer.keep_unkeyed(frame.dir, side.place(), true);
+      other->preparer.keep_unkeyed(frame.dir, other->place(), false);
+      ++side.index;
+      ++other->index;
+      return true;
+    }
+    side.reader->decode(frame);
     if (auto kept = side.preparer.observe(frame, side.place(), side.reader->file(), twin ? &*twin : nullptr); !kept) {
       side.error = kept.error();
       side.done = true;
@@ -856,15 +922,24 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   };
   while (!e.done) {
     if (!step(e, &a) && !a.done) step(a, nullptr);
+    if (in_prefix) {
+      const std::size_t n = e.preparer.size();
+      in_prefix = !e.error && !a.error && n == a.preparer.size() &&
+                  (n == 0 || e.preparer.last_strong() == a.preparer.last_strong());
+    }
   }
   if (e.error) return *e.error;
   while (!a.done) step(a, nullptr);
   if (a.error) return *a.error;
   std::optional<Prepared> pe = e.preparer.take(), pa = a.preparer.take();
-  auto ee = LineSource::open(expected);
+  // The paired lines are read again through the same sources, started over (their buffers, grown
+  // to the longest line, are kept).
+  auto ee = std::move(*e.reader).rewound_source();
   if (!ee) return ee.error();
-  auto aa = LineSource::open(actual);
+  auto aa = std::move(*a.reader).rewound_source();
   if (!aa) return aa.error();
+  e.reader.reset();
+  a.reader.reset();
   FileStore se(std::move(*ee)), sa(std::move(*aa));
   if (auto done = diff_prepared(result, builder, *pe, *pa, se, sa); !done) return done.error();
   ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {

@@ -249,6 +249,51 @@ TEST(ReaderFastPath, NextIsTakesTheSameLineAndLeavesAnyOtherToNext) {
   EXPECT_FALSE(b->next());
 }
 
+// next_undecoded gives what next() gives once decode() has run (the raw alone is left out of a
+// canonical line), and rewound_source reads the same lines again from the first.
+TEST(ReaderFastPath, UndecodedLinesDecodeAsNextDecodesThemAndARewoundSourceReadsThemAgain) {
+  test::TempDir dir;
+  const std::vector<std::string> lines = {R"({"dir":"client","raw":"{\"a\":\"\\n\"}"})", R"({"dir": "server", "raw": "{}"})",
+                                          R"({"dir":"server","raw":"[1]"})" "\r", R"({"dir":"server")",
+                                          R"({"dir":"client","raw":"x"})"};
+  {
+    std::ofstream out(dir / "t.ndjson", std::ios::binary);
+    for (const std::string& line : lines) out << line << "\n";
+  }
+  auto plain = TranscriptReader::open(dir / "t.ndjson");
+  auto lazy = TranscriptReader::open(dir / "t.ndjson");
+  ASSERT_TRUE(plain && lazy);
+  std::vector<std::pair<std::uint64_t, std::size_t>> places;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto p = plain->next();
+    auto l = lazy->next_undecoded();
+    ASSERT_TRUE(p && l) << i;
+    ASSERT_EQ(p->has_value(), l->has_value()) << i;
+    if (*p) {
+      if (lazy->facts().canonical || lazy->facts().crlf) {
+        EXPECT_TRUE((*l)->raw.empty()) << i;
+      }
+      lazy->decode(**l);
+      EXPECT_EQ((*l)->raw, (*p)->raw) << i;
+      EXPECT_EQ((*l)->dir, (*p)->dir) << i;
+      lazy->decode(**l);  // a second call changes nothing
+      EXPECT_EQ((*l)->raw, (*p)->raw) << i;
+    }
+    EXPECT_EQ(lazy->facts().canonical, plain->facts().canonical) << i;
+    places.emplace_back(lazy->offset(), lazy->size());
+  }
+  EXPECT_FALSE(lazy->next_undecoded());
+  auto source = std::move(*lazy).rewound_source();
+  ASSERT_TRUE(source);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto line = source->next();
+    ASSERT_TRUE(line && *line) << i;
+    EXPECT_EQ((*line)->text, lines[i]) << i;
+    EXPECT_EQ((*line)->offset, places[i].first) << i;
+  }
+  EXPECT_FALSE(source->next());
+}
+
 // normalize writes a canonical line back as it is when nothing in its frame changed: that is
 // right only if a line the reader calls canonical is exactly what canonical_line writes.
 TEST(ReaderFastPath, ACanonicalLineIsWhatTheWriterWrites) {
