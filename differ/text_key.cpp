@@ -46,6 +46,68 @@ inline const char* find_special_scalar(const char* p, const char* end) {
   return p;
 }
 
+// The byte each short escape stands for (`\n` -> LF), by the byte after the backslash; 0 for
+// `\u` (left to the general path) and for what is not an escape. A table, not a switch: the
+// escapes of a text come in no predictable order.
+struct EscapeTable {
+  char decoded[256];
+  constexpr EscapeTable() : decoded() {
+    decoded['"'] = '"';
+    decoded['\\'] = '\\';
+    decoded['/'] = '/';
+    decoded['b'] = '\b';
+    decoded['f'] = '\f';
+    decoded['n'] = '\n';
+    decoded['r'] = '\r';
+    decoded['t'] = '\t';
+  }
+};
+constexpr EscapeTable kEscapes;
+
+// Decodes the escape at p (a backslash) to dst; false when it is not a short escape.
+inline bool decode_escape(const char*& p, const char* end, char*& dst) {
+  if (end - p < 2) return false;
+  const char d = kEscapes.decoded[static_cast<unsigned char>(p[1])];
+  if (d == 0) return false;
+  *dst++ = d;
+  p += 2;
+  return true;
+}
+
+// Copies the plain bytes from p to dst up to the next quote, backslash or control byte (p then
+// at it); false when the text ends first. Whole words are stored: dst must have room for the
+// rest of the text (a decoded string is never longer than its text, so it does).
+inline bool copy_plain_scalar(const char*& p, const char* end, char*& dst) {
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    std::memcpy(dst, &w, 8);
+    if (const std::uint64_t s = special_bytes(w)) {
+      const int k = std::countr_zero(s) / 8;
+      p += k;
+      dst += k;
+      return true;
+    }
+    p += 8;
+    dst += 8;
+  }
+  while (p < end && !is_special(static_cast<unsigned char>(*p))) *dst++ = *p++;
+  return p < end;
+}
+
+// The rest of an escaped string from its first backslash at p: decoded to dst (room for end - p
+// bytes). Returns the closing quote, or nullptr to decline.
+inline const char* decode_scalar(const char* p, const char* end, char*& out) {
+  char* dst = out;  // in a register, not through the reference
+  while (true) {
+    if (!decode_escape(p, end, dst) || !copy_plain_scalar(p, end, dst)) return nullptr;
+    if (*p == '"') break;
+    if (*p != '\\') return nullptr;  // a raw control byte
+  }
+  out = dst;
+  return p;
+}
+
 #ifdef MSPTK_TEXT_KEY_AVX2
 
 #define MSPTK_AVX2 __attribute__((target("avx2,bmi")))
@@ -78,6 +140,35 @@ MSPTK_AVX2 const char* find_special_avx2(const char* p, const char* end) {
     p += 32;
   }
   return find_special_scalar(p, end);
+}
+
+// copy_plain_scalar 32 bytes a step.
+MSPTK_AVX2 inline bool copy_plain_avx2(const char*& p, const char* end, char*& dst) {
+  while (end - p >= 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), v);
+    if (const auto mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(specials(v)))) {
+      const unsigned k = _tzcnt_u32(mask);
+      p += k;
+      dst += k;
+      return true;
+    }
+    p += 32;
+    dst += 32;
+  }
+  return copy_plain_scalar(p, end, dst);
+}
+
+// decode_scalar with the 32-byte copy.
+MSPTK_AVX2 const char* decode_avx2(const char* p, const char* end, char*& out) {
+  char* dst = out;
+  while (true) {
+    if (!decode_escape(p, end, dst) || !copy_plain_avx2(p, end, dst)) return nullptr;
+    if (*p == '"') break;
+    if (*p != '\\') return nullptr;
+  }
+  out = dst;
+  return p;
 }
 
 #endif  // MSPTK_TEXT_KEY_AVX2
@@ -145,10 +236,10 @@ template <bool Simd>
 class Scanner {
  public:
   Scanner(std::string_view text, std::string& scratch)
-      : p_(text.data()), end_(text.data() + text.size()), scratch_(scratch) {}
+      : p_(text.data()), end_(text.data() + text.size()), scratch_(scratch), keys_(t_keys) {}
 
   std::optional<TextKey> run() {
-    t_keys.clear();
+    keys_.clear();
     skip_ws();
     if (p_ == end_ || *p_ != '{') return std::nullopt;
     ++p_;
@@ -192,28 +283,12 @@ class Scanner {
     const auto prefix = static_cast<std::size_t>(q - start);
     std::memcpy(out_begin, start, prefix);
     char* dst = out_begin + prefix;
-    while (true) {  // q at a backslash
-      if (end_ - q < 2) return false;
-      switch (q[1]) {
-        case '"': *dst++ = '"'; break;
-        case '\\': *dst++ = '\\'; break;
-        case '/': *dst++ = '/'; break;
-        case 'b': *dst++ = '\b'; break;
-        case 'f': *dst++ = '\f'; break;
-        case 'n': *dst++ = '\n'; break;
-        case 'r': *dst++ = '\r'; break;
-        case 't': *dst++ = '\t'; break;
-        default: return false;  // \u (surrogates and all: Boost decides) or not an escape
-      }
-      const char* run = q + 2;
-      q = find_special<Simd>(run, end_);
-      if (q == end_) return false;
-      const auto len = static_cast<std::size_t>(q - run);
-      std::memcpy(dst, run, len);
-      dst += len;
-      if (*q == '"') break;
-      if (*q != '\\') return false;
-    }
+#ifdef MSPTK_TEXT_KEY_AVX2
+    q = Simd ? decode_avx2(q, end_, dst) : decode_scalar(q, end_, dst);
+#else
+    q = decode_scalar(q, end_, dst);
+#endif
+    if (!q) return false;
     out = std::string_view(out_begin, static_cast<std::size_t>(dst - out_begin));
     escaped = true;
     p_ = q + 1;
@@ -280,7 +355,7 @@ class Scanner {
       h = mix(sum);
       return true;
     }
-    const std::size_t first_key = t_keys.size();
+    const std::size_t first_key = keys_.size();
     while (true) {
       if (p_ == end_ || *p_ != '"') return false;
       ++p_;
@@ -288,7 +363,7 @@ class Scanner {
       bool escaped = false;
       if (!string(key, escaped)) return false;
       const std::uint64_t key_hash = key_hash::bytes(key);
-      t_keys.push_back(key_hash);
+      keys_.push_back(key_hash);
       const Envelope member = root ? envelope_member(key) : Envelope::other;
       skip_ws();
       if (p_ == end_ || *p_ != ':') return false;
@@ -337,8 +412,8 @@ class Scanner {
       ++p_;
       break;
     }
-    if (has_equal(t_keys.data() + first_key, t_keys.data() + t_keys.size())) return false;
-    t_keys.resize(first_key);
+    if (has_equal(keys_.data() + first_key, keys_.data() + keys_.size())) return false;
+    keys_.resize(first_key);
     h = mix(sum);
     return true;
   }
@@ -372,6 +447,7 @@ class Scanner {
   const char* p_;
   const char* end_;
   std::string& scratch_;
+  std::vector<std::uint64_t>& keys_;  // t_keys
 };
 
 bool detect_simd() {

@@ -92,7 +92,8 @@ TEST(TextKey, AcceptsANotificationWithTheGeneralPathsKey) {
   expect_accepted(note(R"({"delta":"hello","n":1})"));
   expect_accepted(note(R"([1,2,3])"));
   std::string scratch;
-  const auto key = notification_text_key(note(R"({"a":1})"), scratch);
+  const std::string text = note(R"({"a":1})");
+  const auto key = notification_text_key(text, scratch);  // its method is a view into `text`
   ASSERT_TRUE(key);
   EXPECT_EQ(key->method, "item/delta");
 }
