@@ -7,10 +7,19 @@
 //   in a structural comparison) — is identical or equivalent: no divergent, missing, extra or
 //   moved frame;
 // - for any A and B, both ways: the counts add up to the frames of each side, there is one
-//   entry per frame that is not identical, and the verdict follows from the counts.
+//   entry per frame that is not identical, and the verdict follows from the counts;
+// - for any A and B written as canonical transcript files, diff_transcripts (the file path: the
+//   byte fast paths, lines read in step and shared as twins, the common prefix kept unkeyed, the
+//   text key) reports exactly what diff_frames (every frame in memory, parsed and keyed) reports.
 #include "fuzz_support.hpp"
 
 #include "msptk/differ/diff.hpp"
+#include "msptk/differ/render.hpp"
+#include "msptk/transcript/writer.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 namespace {
 
@@ -52,6 +61,47 @@ std::vector<Frame> padded(const std::vector<Frame>& frames) {
   return out;
 }
 
+std::string rendered(const DiffResult& result) {
+  DiffReport report;
+  report.comparisons.push_back(result);
+  std::ostringstream text, js;
+  render_text(text, report);
+  render_json(js, report);
+  return text.str() + "\n----\n" + js.str();
+}
+
+// A folder of this process's own for the transcript files (removed at exit).
+const std::filesystem::path& scratch_dir() {
+  static const std::filesystem::path dir = [] {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "msptk-fuzz-differ-XXXXXX").string();
+    MSPTK_FUZZ_CHECK(::mkdtemp(tmpl.data()) != nullptr, "cannot make a scratch folder");
+    std::atexit([] { std::error_code ec; std::filesystem::remove_all(scratch_dir(), ec); });
+    return std::filesystem::path(tmpl);
+  }();
+  return dir;
+}
+
+std::filesystem::path written(const std::string& name, const std::vector<Frame>& frames) {
+  const std::filesystem::path file = scratch_dir() / name;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  for (const Frame& f : frames) out << canonical_line(f.dir, f.wire_bytes()) << "\n";
+  return file;
+}
+
+// diff_transcripts through files says what diff_frames says of the frames they hold.
+void check_files_agree(const std::vector<Frame>& a, const std::vector<Frame>& b, const DiffOptions& options) {
+  const std::filesystem::path fa = written("a.ndjson", a), fb = written("b.ndjson", b);
+  auto ra = read_transcript(fa);
+  auto rb = read_transcript(fb);
+  MSPTK_FUZZ_CHECK(ra && rb, "a written transcript does not read back");
+  auto through_files = diff_transcripts(fa, fb, options);
+  MSPTK_FUZZ_CHECK(through_files.has_value(), "diff_transcripts failed: {}",
+                   through_files ? "" : through_files.error().render());
+  const DiffResult in_memory = diff_frames(*ra, *rb, options, fa.string(), fb.string());
+  MSPTK_FUZZ_CHECK(rendered(*through_files) == rendered(in_memory), "through files:\n{}\nin memory:\n{}",
+                   rendered(*through_files), rendered(in_memory));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -83,9 +133,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                          : fmt::format(" at '{}' ({})", entry.divergences.front().path, entry.divergences.front().note));
   }
 
+  check_files_agree(a, a_padded, options);
   if (b_text) {
     check_consistent(diff_frames(a, b, options), a, b, options.side);
     check_consistent(diff_frames(b, a, options), b, a, options.side);
+    check_files_agree(a, b, options);
+    check_files_agree(b, a, options);
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "transcript_rules.hpp"
 
+#include "msptk/differ/text_key.hpp"
 #include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/redaction.hpp"
@@ -140,6 +141,20 @@ void TranscriptChecker::check_frame(const Frame& frame) {
       return;
     }
     add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
+  }
+  if (!ctx_.schema) {
+    // Most frames of a session are notifications, and without a schema bundle nothing about a
+    // notification but its method is checked: one the text key takes is valid JSON and a JSON-RPC
+    // notification with that method (text_key.hpp), found without building its DOM.
+    thread_local std::string scratch;
+    if (const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch)) {
+      Envelope envelope;
+      envelope.kind = FrameKind::notification;
+      envelope.method = std::string(key->method);
+      static const json::value kUnread;  // a notification's checks never read its value
+      check_message(frame, kUnread, envelope);
+      return;
+    }
   }
   // The frame's DOM lives while this frame is checked (nothing below keeps a value: ids and
   // methods are kept as text), so it comes from a per-thread arena.
