@@ -259,13 +259,13 @@ class Scanner {
     std::string_view method;
   };
 
-  void skip_ws() {
+  [[gnu::always_inline]] void skip_ws() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
 
   // A string whose opening quote is behind p_: its decoded bytes (in the text when it has no
   // escape, else in scratch), p_ after its closing quote.
-  bool string(std::string_view& out, bool& escaped) {
+  [[gnu::always_inline]] bool string(std::string_view& out, bool& escaped) {
     const char* start = p_;
     const char* q = find_special<Simd>(start, end_);
     if (q == end_) return false;
@@ -295,7 +295,7 @@ class Scanner {
     return true;
   }
 
-  bool literal(std::string_view word) {
+  [[gnu::always_inline]] bool literal(std::string_view word) {
     if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
     p_ += word.size();
     return true;
@@ -303,7 +303,7 @@ class Scanner {
 
   // -?(0|[1-9][0-9]{0,17}): an int64 for every parser; "-0" is declined (a double for some).
   // What may follow (a fraction, an exponent, a 19th digit) is not a delimiter: the caller declines.
-  bool integer(std::uint64_t& h) {
+  [[gnu::always_inline]] bool integer(std::uint64_t& h) {
     const bool neg = *p_ == '-';
     if (neg) ++p_;
     if (p_ == end_) return false;
