@@ -4,6 +4,8 @@
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/chunked_vector.hpp"
 #include "msptk/differ/signature.hpp"
+#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 
@@ -127,6 +129,9 @@ struct Prepared {
   std::vector<std::string> names;          // each distinct signature text once
   std::vector<std::uint64_t> name_hash;    // of each name
   ChunkedVector<std::uint64_t> strong;
+  // Per frame: the other side's frame at the same position (FrameRef::index) has the same line,
+  // byte for byte (seen while both were read in step): paired with it, it is identical.
+  std::vector<bool> twin;
   std::uint64_t salt = 0;                  // of this side's weak keys
 
   std::size_t size() const { return refs.size(); }
@@ -186,6 +191,13 @@ class NotificationCache {
   std::unordered_map<std::string, std::uint32_t> method_ids_;
 };
 
+// Where one line of a transcript is: its position among all frames, its 1-based line, its byte
+// offset and its size without LF (offset and size 0 for frames in memory).
+struct Place {
+  std::size_t index = 0, line = 0;
+  std::uint64_t offset = 0, size = 0;
+};
+
 class Preparer {
  public:
   // `from_reader`: the frames come from a TranscriptReader, so their text is known to be UTF-8.
@@ -194,23 +206,63 @@ class Preparer {
       : masker_(masker), side_(side), cache_(cache) {
     p_.salt = salt;
     limits_.utf8_known = from_reader;
+    // The text key (text_key.hpp) is a notification's content key where the mask masks nothing
+    // in notifications of that direction, for text known to be UTF-8.
+    for (Direction dir : {Direction::client, Direction::server}) {
+      text_keys_[static_cast<int>(dir)] =
+          from_reader && masker_.masks_nothing(FrameRole{dir, FrameKind::notification, false});
+      exact_plain_[static_cast<int>(dir)] = masker_.masks_nothing(FrameRole{dir, FrameKind::notification, false}) &&
+                                            masker_.masks_nothing(FrameRole{dir, FrameKind::invalid, false});
+    }
   }
 
-  // Keeps the keys of `frame`; an error when it cannot be kept (FrameRef::refuses).
-  Result<void> observe(const Frame& frame, std::size_t index, std::uint64_t offset, std::uint64_t size,
-                       const std::string& file) {
-    if (const char* why = FrameRef::refuses(index, frame.line, offset, size))
-      return Error::unreadable(file, fmt::format("line {}: msptk diff compares transcripts of at most 4294967294 "
-                                                 "lines of less than 4 GiB each; this one has {}",
-                                                 frame.line, why));
+  // The other side's line at the same position holds the same bytes as the frame observed
+  // (TranscriptReader::next_is): its keys are kept from the one parse of the frame.
+  struct Twin {
+    Preparer* preparer = nullptr;
+    Place place;
+    const std::string* file = nullptr;
+    Result<void> kept;  // what keeping it gave (set by observe)
+  };
+
+  // Keeps the keys of `frame`, and those of its `twin` when there is one; an error when it
+  // cannot be kept (FrameRef::refuses).
+  Result<void> observe(const Frame& frame, const Place& at, const std::string& file, Twin* twin = nullptr) {
+    if (auto refused = refuse(at, file)) return *refused;
+    if (twin) {
+      if (auto refused = refuse(twin->place, *twin->file)) {
+        twin->kept = *refused;
+        twin = nullptr;
+      }
+    }
+    // A frame with a twin needs no cache: its twin is keyed here, and other copies rarely follow.
+    const bool cached = cache_ && !frame.exact_bytes && !twin;
     std::uint64_t line_hash = 0;
-    if (cache_ && !frame.exact_bytes) {
+    if (cached) {
       line_hash = NotificationCache::hash(frame.dir, frame.json_text());
       if (const auto hit = cache_->find(line_hash, frame.json_text().size())) {
         Envelope envelope;
         envelope.kind = FrameKind::notification;
         envelope.method = *hit->method;
-        return keep(frame, index, offset, size, envelope, [&](const FrameRole&) { return hit->content; });
+        auto content = [&](const FrameRole&) { return hit->content; };
+        keep(frame.dir, at, envelope, content, twin != nullptr);
+        if (twin) twin->preparer->keep(frame.dir, twin->place, envelope, content, false);
+        return {};
+      }
+    }
+    if (text_keys_[static_cast<int>(frame.dir)] && !frame.exact_bytes) {
+      // Most frames of a session: a notification keyed straight from its text, without a DOM
+      // (the same keys as below; anything the text key does not take goes on below).
+      thread_local std::string scratch;
+      if (const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch)) {
+        Envelope envelope;
+        envelope.kind = FrameKind::notification;
+        envelope.method = std::string(key->method);
+        if (cached) cache_->put(line_hash, frame.json_text().size(), envelope.method, key->content);
+        auto content = [&](const FrameRole&) { return key->content; };
+        keep(frame.dir, at, envelope, content, twin != nullptr);
+        if (twin) twin->preparer->keep(frame.dir, twin->place, envelope, content, false);
+        return {};
       }
     }
     thread_local JsonArena arena;  // the DOM lives for this frame only: keys and signatures are kept
@@ -221,29 +273,66 @@ class Preparer {
     if (parsed) envelope = classify(message);
     // Frames that are not JSON, and rawBase64 lines (their bytes are the frame), key by bytes.
     const bool ec = !parsed || frame.exact_bytes;
-    return keep(frame, index, offset, size, envelope, [&](const FrameRole& role) {
-      const std::uint64_t content = ec ? hash_bytes(frame.wire_bytes()) : content_key(masker_, role, message);
-      if (cache_ && !ec && envelope.kind == FrameKind::notification)
-        cache_->put(line_hash, frame.json_text().size(), envelope.method, content);
-      return content;
-    });
+    std::optional<std::uint64_t> known;  // the content key, once computed (the same for the twin)
+    auto content = [&](const FrameRole& role) {
+      if (known) return *known;
+      known = ec ? hash_bytes(frame.wire_bytes()) : content_key(masker_, role, message);
+      if (cached && !ec && envelope.kind == FrameKind::notification)
+        cache_->put(line_hash, frame.json_text().size(), envelope.method, *known);
+      return *known;
+    };
+    keep(frame.dir, at, envelope, content, twin != nullptr);
+    if (twin) twin->preparer->keep(frame.dir, twin->place, envelope, content, false);
+    return {};
   }
+
+  // Whether a frame of `dir` that is not a request or a response (a notification or an invalid
+  // frame) has nothing the mask masks: paired with a twin it is identical, keys or not.
+  bool exact_unless_answering(Direction dir) const { return exact_plain_[static_cast<int>(dir)]; }
+
+  // Keeps a frame of the common prefix without its keys (see diff_transcripts: it and its twin
+  // are matched, in order, whatever their keys): a stand-in key equal to its twin's and a
+  // signature never shown (an identical pair is not reported). Only for a frame that is neither
+  // a request nor a response, so the tracker has nothing to learn from it.
+  void keep_unkeyed(Direction dir, const Place& at, bool twin) {
+    if (!on_side(dir, side_)) return;
+    const auto [name, medium] = intern(Signature{dir, FrameKind::notification, "(a twin of the common prefix)"});
+    p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
+    p_.signature.push_back(name);
+    p_.strong.push_back(kUnkeyed);
+    p_.twin.push_back(twin);
+  }
+
+  // The number of frames kept, and the strong key of the last one.
+  std::size_t size() const { return p_.size(); }
+  std::uint64_t last_strong() const { return p_.strong[p_.size() - 1]; }
 
   Prepared take() { return std::move(p_); }
 
  private:
+  static std::optional<Error> refuse(const Place& at, const std::string& file) {
+    const char* why = FrameRef::refuses(at.index, at.line, at.offset, at.size);
+    if (!why) return std::nullopt;
+    return Error::unreadable(file, fmt::format("line {}: msptk diff compares transcripts of at most 4294967294 "
+                                               "lines of less than 4 GiB each; this one has {}",
+                                               at.line, why));
+  }
+
+  // `twin`: the other side's frame at the same position has the same bytes (Prepared::twin).
   template <class Content>
-  Result<void> keep(const Frame& frame, std::size_t index, std::uint64_t offset, std::uint64_t size,
-                    const Envelope& envelope, const Content& content_of) {
-    const Signature sig = tracker_.observe(frame, envelope);
-    if (!on_side(frame.dir, side_)) return {};
+  void keep(Direction dir, const Place& at, const Envelope& envelope, const Content& content_of, bool twin) {
+    Frame shell;  // what the tracker reads of a frame: its direction and line
+    shell.dir = dir;
+    shell.line = at.line;
+    const Signature sig = tracker_.observe(shell, envelope);
+    if (!on_side(dir, side_)) return;
     const auto [name, medium] = intern(sig);
-    const FrameRole role = FrameRole::of(frame.dir, envelope);
+    const FrameRole role = FrameRole::of(dir, envelope);
     const std::uint64_t content = content_of(role);
-    p_.refs.push_back(FrameRef(index, frame.line, offset, size, role));
+    p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, role));
     p_.signature.push_back(name);
     p_.strong.push_back(combine(medium, content));
-    return {};
+    p_.twin.push_back(twin);
   }
 
   std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig) {
@@ -263,6 +352,9 @@ class Preparer {
   Side side_;
   NotificationCache* cache_ = nullptr;
   ParseLimits limits_;
+  bool text_keys_[2] = {false, false};  // per Direction: notifications keyed by text_key.hpp
+  bool exact_plain_[2] = {false, false};  // per Direction: exact_unless_answering
+  static constexpr std::uint64_t kUnkeyed = 0x756e6b65796564ULL;
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -289,26 +381,26 @@ class MemoryStore final : public FrameStore {
   const std::vector<Frame>& frames_;
 };
 
-// Reads forward through the file for frames asked for in order (the usual case), and at the
-// line's offset for one asked for out of order (a moved frame).
+// Reads forward through the file for frames asked for in order and near each other (the usual
+// case when frames differ), and at the line's offset for one asked for out of order (a moved
+// frame) or far ahead (most frames between were twins: identical without being read again).
 class FileStore final : public FrameStore {
  public:
   explicit FileStore(LineSource source) : source_(std::move(source)) {}
 
   Result<std::optional<std::string_view>> line_text(const FrameRef& ref) override {
     if (ref.index() + 1 == next_ && current_) return current_;
-    if (ref.index() >= next_) {
+    if (ref.index() >= next_ && ref.offset() - read_to_ <= kReadOn) {
       while (next_ <= ref.index()) {
         auto line = source_.next();
         if (!line) return changed(ref);
         if (!*line) return line->error();
         ++next_;
         current_ = (*line)->text;
+        read_to_ = (*line)->offset + (*line)->length + 1;
       }
     } else {
-      auto again = source_.read_at(ref.offset(), ref.size());
-      if (!again) return again.error();
-      held_ = std::move(*again);
+      if (auto again = source_.read_at(ref.offset(), ref.size(), held_); !again) return again.error();
       current_.reset();  // the source has not moved: it still holds line next_ - 1
       return std::optional<std::string_view>(held_);
     }
@@ -331,8 +423,11 @@ class FileStore final : public FrameStore {
     return Error::unreadable(source_.file(), fmt::format("line {} changed while it was being diffed", ref.line()));
   }
 
+  // Reading on through up to this many bytes beats reading the line at its offset.
+  static constexpr std::uint64_t kReadOn = 256 * 1024;
   LineSource source_;
   std::size_t next_ = 0;                     // index of the next line source_ hands out
+  std::uint64_t read_to_ = 0;                // file offset of that line
   std::optional<std::string_view> current_;  // the text of line next_ - 1, while source_ holds it
   std::string held_;
   Frame frame_;
@@ -566,6 +661,10 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared&
     // The same line on both sides, in a role the mask masks nothing of: identical, nothing to
     // parse (FrameComparer::compare with a known role says the same; see comparer.hpp).
     if (!moved && re.dir() == ra.dir() && builder.comparer().masker().masks_nothing(re.role())) {
+      if (pe.twin[i] && re.index() == ra.index()) {  // the same line, seen while both were read
+        builder.count(EntryKind::identical);
+        return {};
+      }
       auto te = se.line_text(re);
       if (!te) return te.error();
       auto ta = sa.line_text(ra);
@@ -640,8 +739,10 @@ DiffResult diff_frames(const std::vector<Frame>& expected, const std::vector<Fra
   Preparer ve(masker, options.side, kExpectedSalt), va(masker, options.side, kActualSalt);
   // Frames in memory are never refused: their number fits in 32 bits long before their bytes do
   // in memory, and their line numbers come from files the differ could read.
-  for (std::size_t k = 0; k < expected.size(); ++k) (void)ve.observe(expected[k], k, 0, 0, result.expected_file);
-  for (std::size_t k = 0; k < actual.size(); ++k) (void)va.observe(actual[k], k, 0, 0, result.actual_file);
+  for (std::size_t k = 0; k < expected.size(); ++k)
+    (void)ve.observe(expected[k], Place{k, expected[k].line, 0, 0}, result.expected_file);
+  for (std::size_t k = 0; k < actual.size(); ++k)
+    (void)va.observe(actual[k], Place{k, actual[k].line, 0, 0}, result.actual_file);
   const Prepared pe = ve.take(), pa = va.take();
   MemoryStore se(expected), sa(actual);
   (void)diff_prepared(result, builder, pe, pa, se, sa);  // memory stores never fail
@@ -744,9 +845,12 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   DiffResult result = new_result(expected.string(), actual.string(), options);
   Builder builder(result, options);
   const Masker& masker = builder.comparer().masker();
-  // Both sides are prepared in step, the one behind in bytes read first, so that a notification
-  // both sent is keyed once (NotificationCache). Errors come out as if the expected side were
-  // read whole first: one of its own wins over any of the actual side's.
+  // Both sides are prepared in step, a line of each at a time. A line the actual side has at the
+  // same position byte for byte (most lines of two recordings of one session) is decoded and
+  // parsed once for both, and marked as a twin (Prepared::twin): when the alignment pairs the two
+  // they are identical, without reading them again. A notification both sent elsewhere is keyed
+  // once too (NotificationCache). Errors come out as if the expected side were read whole first:
+  // one of its own wins over any of the actual side's.
   NotificationCache cache;
   struct Reading {
     std::optional<TranscriptReader> reader;
@@ -754,6 +858,8 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     Preparer preparer;
     std::size_t index = 0;
     bool done = false;
+
+    Place place() const { return Place{index, reader->line(), reader->offset(), reader->size()}; }
   };
   auto open_side = [&](const std::filesystem::path& path, std::uint64_t salt) {
     Reading side{std::nullopt, std::nullopt, Preparer(masker, options.side, salt, &cache, true)};
@@ -766,32 +872,74 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   Reading e = open_side(expected, kExpectedSalt);
   if (e.error) return *e.error;
   Reading a = open_side(actual, kActualSalt);
-  auto step = [](Reading& side) {
-    auto item = side.reader->next();
+  // While every pair of frames read so far has equal keys (the common prefix, which the
+  // alignment matches frame by frame whatever the keys are), a twin that is neither a request nor
+  // a response (its line cannot name an `id`) in a role the mask masks nothing of is kept
+  // without decoding, parsing or keying it: identical to its twin, and nothing for a tracker.
+  bool in_prefix = true;
+  // Reads the next line of `side`; when `other` is given, also its next line if that is a twin.
+  // Returns whether a twin was taken.
+  auto step = [&in_prefix](Reading& side, Reading* other) {
+    const bool unkeyed_ok = in_prefix && other;
+    auto item = unkeyed_ok ? side.reader->next_undecoded() : side.reader->next();
     if (!item) {
       side.done = true;
-    } else if (!*item) {
+      return false;
+    }
+    if (!*item) {
       side.error = item->error();
       side.done = true;
-    } else if (auto kept = side.preparer.observe(**item, side.index++, side.reader->offset(), side.reader->size(),
-                                                 side.reader->file());
-               !kept) {
+      return false;
+    }
+    Frame& frame = **item;
+    std::optional<Preparer::Twin> twin;
+    if (other && !other->done && other->reader->next_is(side.reader->line_text(), side.reader->facts()))
+      twin = Preparer::Twin{&other->preparer, other->place(), &other->reader->file(), {}};
+    if (twin && unkeyed_ok && side.reader->facts().canonical && side.preparer.exact_unless_answering(frame.dir) &&
+        !canonical_line_may_name_id(side.reader->line_text()) && !FrameRef::refuses(side.index, frame.line,
+        side.reader->offset(), side.reader->size()) && !FrameRef::refuses(other->index, other->reader->line(),
+        other->reader->offset(), other->reader->size())) {
+      side.preparer.keep_unkeyed(frame.dir, side.place(), true);
+      other->preparer.keep_unkeyed(frame.dir, other->place(), false);
+      ++side.index;
+      ++other->index;
+      return true;
+    }
+    side.reader->decode(frame);
+    if (auto kept = side.preparer.observe(frame, side.place(), side.reader->file(), twin ? &*twin : nullptr); !kept) {
       side.error = kept.error();
       side.done = true;
     }
+    ++side.index;
+    side.reader->recycle(std::move(**item));
+    if (!twin) return false;
+    ++other->index;
+    if (!twin->kept) {
+      other->error = twin->kept.error();
+      other->done = true;
+    }
+    return true;
   };
   while (!e.done) {
-    if (!a.done && a.reader->offset() < e.reader->offset()) step(a);
-    else step(e);
+    if (!step(e, &a) && !a.done) step(a, nullptr);
+    if (in_prefix) {
+      const std::size_t n = e.preparer.size();
+      in_prefix = !e.error && !a.error && n == a.preparer.size() &&
+                  (n == 0 || e.preparer.last_strong() == a.preparer.last_strong());
+    }
   }
   if (e.error) return *e.error;
-  while (!a.done) step(a);
+  while (!a.done) step(a, nullptr);
   if (a.error) return *a.error;
   std::optional<Prepared> pe = e.preparer.take(), pa = a.preparer.take();
-  auto ee = LineSource::open(expected);
+  // The paired lines are read again through the same sources, started over (their buffers, grown
+  // to the longest line, are kept).
+  auto ee = std::move(*e.reader).rewound_source();
   if (!ee) return ee.error();
-  auto aa = LineSource::open(actual);
+  auto aa = std::move(*a.reader).rewound_source();
   if (!aa) return aa.error();
+  e.reader.reset();
+  a.reader.reset();
   FileStore se(std::move(*ee)), sa(std::move(*aa));
   if (auto done = diff_prepared(result, builder, *pe, *pa, se, sa); !done) return done.error();
   ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {

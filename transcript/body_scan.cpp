@@ -366,6 +366,32 @@ MSPTK_AVX2 std::size_t scan_avx2(std::string_view s, std::size_t i, char* out, s
   }
 }
 
+// canonical_line_may_name_id, 32 start positions a step: four loads one byte apart.
+MSPTK_AVX2 bool may_name_id_avx2(std::string_view s) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  const __m256i backslash = _mm256_set1_epi8('\\'), quote = _mm256_set1_epi8('"'), i_ = _mm256_set1_epi8('i'),
+                d_ = _mm256_set1_epi8('d'), u_ = _mm256_set1_epi8('u');
+  std::size_t i = 0;
+  for (; i + 35 <= n; i += 32) {
+    const auto* q = reinterpret_cast<const __m256i*>(p + i);
+    const __m256i b0 = _mm256_loadu_si256(q);
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 1));
+    const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 2));
+    const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 3));
+    const __m256i escape = _mm256_cmpeq_epi8(b0, backslash);
+    const __m256i id = _mm256_and_si256(_mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, quote)),
+                                        _mm256_and_si256(_mm256_cmpeq_epi8(b2, i_), _mm256_cmpeq_epi8(b3, d_)));
+    const __m256i u = _mm256_and_si256(_mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, backslash)),
+                                       _mm256_cmpeq_epi8(b2, u_));
+    const __m256i any = _mm256_or_si256(id, u);
+    if (!_mm256_testz_si256(any, any)) return true;
+  }
+  // The start positions from i on.
+  const std::string_view rest = s.substr(i);
+  return rest.find("\\\"id") != std::string_view::npos || rest.find("\\\\u") != std::string_view::npos;
+}
+
 #endif  // MSPTK_BODY_SCAN_AVX2
 
 bool detect_simd() {
@@ -389,6 +415,17 @@ std::size_t scan_canonical_body_scalar(std::string_view s, std::size_t i, char* 
   char* dst = out;
   const Step step = scan_scalar(s, i, dst, npos);
   return finish(step, i, out, dst, written);
+}
+
+bool canonical_line_may_name_id_scalar(std::string_view line) {
+  return line.find("\\\"id") != std::string_view::npos || line.find("\\\\u") != std::string_view::npos;
+}
+
+bool canonical_line_may_name_id(std::string_view line) {
+#ifdef MSPTK_BODY_SCAN_AVX2
+  if (body_scan_uses_simd()) return may_name_id_avx2(line);
+#endif
+  return canonical_line_may_name_id_scalar(line);
 }
 
 std::size_t scan_canonical_body(std::string_view s, std::size_t i, char* out, std::size_t* written) {

@@ -186,8 +186,27 @@ std::optional<Result<LineSource::Line>> LineSource::skip_oversized() {
   }
 }
 
+Result<void> LineSource::rewind() {
+  if (::lseek(fd_, 0, SEEK_SET) != 0)
+    return Error::unreadable(file_, fmt::format("cannot read it again from the start: {}", std::strerror(errno)));
+  begin_ = end_ = 0;
+  consumed_ = 0;
+  eof_ = failed_ = false;
+  next_read_ = kChunk;  // as open() sizes the first read
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < kChunk)
+    next_read_ = std::max<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, 4096);
+  return {};
+}
+
 Result<std::string> LineSource::read_at(std::uint64_t offset, std::size_t length) const {
-  std::string out(length, '\0');
+  std::string out;
+  if (auto done = read_at(offset, length, out); !done) return done.error();
+  return out;
+}
+
+Result<void> LineSource::read_at(std::uint64_t offset, std::size_t length, std::string& out) const {
+  out.resize(length);
   std::size_t got = 0;
   while (got < length) {
     const ssize_t n = ::pread(fd_, out.data() + got, length - got, static_cast<off_t>(offset + got));
@@ -198,7 +217,7 @@ Result<std::string> LineSource::read_at(std::uint64_t offset, std::size_t length
     }
     got += static_cast<std::size_t>(n);
   }
-  return out;
+  return {};
 }
 
 }  // namespace msptk

@@ -21,9 +21,55 @@ Result<TranscriptReader> TranscriptReader::open(const std::filesystem::path& pat
   return TranscriptReader(std::move(*source), max_line_bytes);
 }
 
+Result<LineSource> TranscriptReader::rewound_source() && {
+  if (auto done = source_.rewind(); !done) return done.error();
+  return std::move(source_);
+}
+
+bool TranscriptReader::next_is(std::string_view text, const LineFacts& facts) {
+  if (done_ || pending_) return false;
+  undecoded_ = false;
+  text_ = {};  // reading on ends the last line's view
+  pending_ = source_.next();
+  if (!*pending_ || !**pending_) return false;  // the end or a read error: next() says so
+  const LineSource::Line& got = ***pending_;
+  if (got.oversized || got.text != text) return false;
+  pending_.reset();
+  ++line_no_;
+  offset_ = got.offset;
+  size_ = got.text.size();
+  text_ = got.text;
+  facts_ = facts;
+  facts_.lf_terminated = got.lf_terminated;
+  return true;
+}
+
+std::optional<Result<Frame>> TranscriptReader::next_undecoded() {
+  decode_ = false;
+  auto item = next();
+  decode_ = true;
+  return item;
+}
+
+void TranscriptReader::decode(Frame& frame) {
+  if (!undecoded_) return;
+  undecoded_ = false;
+  std::string_view text = text_;
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  // The line was checked canonical when it was read, so it decodes.
+  if (std::optional<Frame> full = parse_canonical_line(text, line_no_, spare_)) frame.raw = std::move(full->raw);
+}
+
 std::optional<Result<Frame>> TranscriptReader::next() {
+  undecoded_ = false;
   if (done_) return std::nullopt;
-  auto item = source_.next();
+  std::optional<Result<LineSource::Line>> item;
+  if (pending_) {
+    item = std::move(*pending_);
+    pending_.reset();
+  } else {
+    item = source_.next();
+  }
   if (!item) {
     done_ = true;
     return std::nullopt;
@@ -60,7 +106,13 @@ std::optional<Result<Frame>> TranscriptReader::next() {
     facts_.crlf = true;
     text.remove_suffix(1);
   }
-  if (std::optional<Frame> fast = parse_canonical_line(text, line_no_, spare_)) {
+  if (!decode_) {
+    if (std::optional<Frame> fast = parse_canonical_line(text, line_no_, false)) {
+      facts_.canonical = !facts_.crlf;
+      undecoded_ = true;
+      return Result<Frame>(std::move(*fast));
+    }
+  } else if (std::optional<Frame> fast = parse_canonical_line(text, line_no_, spare_)) {
     facts_.canonical = !facts_.crlf;
     return Result<Frame>(std::move(*fast));
   }

@@ -166,3 +166,45 @@ TEST(BodyScan, LongValidUtf8AndEscapesDecodeAsTheScalarScanDoes) {
 
 }  // namespace
 }  // namespace msptk
+
+namespace msptk {
+namespace {
+
+// canonical_line_may_name_id is a proof, never a guess: whenever a canonical line's frame text
+// holds `"id` or `\u`, it says so (through the line's escaping), and the AVX2 scan says what the
+// scalar one says, whatever the line holds and wherever the needle falls in a 32-byte block.
+TEST(BodyScan, MayNameIdNeverMissesAnIdOrAUnicodeEscape) {
+  std::mt19937 rng(1212);
+  static const char* const kParts[] = {"\"id\"", "\"id", "id", "\"i", "d\"", "\\u0069d", "\\u", "\\\\u", "\\",
+                                       "\"", "u", "{\"jsonrpc\":\"2.0\",\"method\":\"m\"", "\"itemId\":\"x\"",
+                                       "\xc3\xa9", "\n", "\x01", "\"idx\""};
+  std::size_t said = 0;
+  for (int round = 0; round < 30000; ++round) {
+    std::string raw(rng() % 90, 'a');
+    for (int k = rng() % 4; k > 0; --k)
+      raw.insert(rng() % (raw.size() + 1), kParts[rng() % (sizeof(kParts) / sizeof(kParts[0]))]);
+    const std::string line = canonical_line(rng() % 2 ? Direction::client : Direction::server, raw);
+    const bool may = canonical_line_may_name_id_scalar(line);
+    if (raw.find("\"id") != std::string::npos || raw.find("\\u") != std::string::npos) {
+      ASSERT_TRUE(may) << shown(raw);
+    }
+    ASSERT_EQ(canonical_line_may_name_id(line), may) << shown(line);
+    said += may;
+  }
+  EXPECT_GT(said, 5000u);
+  EXPECT_LT(said, 28000u);
+  // Every offset of the needle around block boundaries.
+  for (const std::string needle : {"\\\"id", "\\\\u"}) {
+    for (std::size_t at = 0; at < 100; ++at) {
+      std::string line(100, 'x');
+      line.replace(at, needle.size(), needle);
+      line.resize(100);
+      const bool expected = line.find(needle) != std::string::npos;
+      EXPECT_EQ(canonical_line_may_name_id(line), expected) << at;
+      EXPECT_EQ(canonical_line_may_name_id_scalar(line), expected) << at;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace msptk

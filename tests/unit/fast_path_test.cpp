@@ -197,6 +197,103 @@ TEST(ReaderFastPath, TheReaderGivesTheSameFramesAndFactsAsTheGeneralPath) {
   EXPECT_FALSE(reader->next());
 }
 
+// next_is takes a line that is byte for byte another reader's, with that line's facts, and leaves
+// any other line (or the end, or a malformed line) to next(), which reads it as usual.
+TEST(ReaderFastPath, NextIsTakesTheSameLineAndLeavesAnyOtherToNext) {
+  test::TempDir dir;
+  const std::vector<std::string> lines = {R"({"dir":"client","raw":"{}"})", R"({"dir": "server", "raw": "{}"})",
+                                          R"({"dir":"server")", R"({"dir":"client","raw":"{\"a\":1}"})"};
+  const std::vector<std::string> other = {R"({"dir":"client","raw":"{}"})", R"({"dir": "server", "raw": "{}"})",
+                                          R"({"dir":"server")", R"({"dir":"client","raw":"[]"})"};
+  for (const auto& [name, content] : {std::pair{"a.ndjson", lines}, std::pair{"b.ndjson", other}}) {
+    std::ofstream out(dir / name, std::ios::binary);
+    for (std::size_t i = 0; i < content.size(); ++i) out << content[i] << (i + 1 < content.size() ? "\n" : "");
+  }
+  auto a = TranscriptReader::open(dir / "a.ndjson");
+  auto b = TranscriptReader::open(dir / "b.ndjson");
+  ASSERT_TRUE(a && b);
+  // Line 1: the same bytes, taken without decoding.
+  auto first = a->next();
+  ASSERT_TRUE(first && *first);
+  EXPECT_TRUE(b->next_is(a->line_text(), a->facts()));
+  EXPECT_EQ(b->line(), 1u);
+  EXPECT_EQ(b->offset(), 0u);
+  EXPECT_EQ(b->size(), lines[0].size());
+  EXPECT_EQ(b->line_text(), lines[0]);
+  EXPECT_TRUE(b->facts().canonical);
+  // Line 2: the same (not canonical): facts as the other reader's.
+  auto second = a->next();
+  ASSERT_TRUE(second && *second);
+  EXPECT_TRUE(b->next_is(a->line_text(), a->facts()));
+  EXPECT_FALSE(b->facts().canonical);
+  EXPECT_EQ(b->offset(), lines[0].size() + 1);
+  // Line 3 is malformed on both sides: next_is is never asked for it; line 4 differs and next()
+  // reads it after refusing.
+  auto third = a->next();
+  ASSERT_TRUE(third && !*third);
+  auto bthird = b->next();
+  ASSERT_TRUE(bthird && !*bthird);
+  EXPECT_EQ(bthird->error().line, 3u);
+  auto fourth = a->next();
+  ASSERT_TRUE(fourth && *fourth);
+  EXPECT_FALSE(b->next_is(a->line_text(), a->facts()));
+  EXPECT_FALSE(b->next_is(a->line_text(), a->facts()));  // asked again: the line still waits
+  auto bfourth = b->next();
+  ASSERT_TRUE(bfourth && *bfourth);
+  EXPECT_EQ((*bfourth)->raw, "[]");
+  EXPECT_EQ(b->line(), 4u);
+  EXPECT_FALSE(b->facts().lf_terminated);
+  // The end: next_is refuses, next() says so.
+  EXPECT_FALSE(a->next());
+  EXPECT_FALSE(b->next_is(lines[3], LineFacts{}));
+  EXPECT_FALSE(b->next());
+}
+
+// next_undecoded gives what next() gives once decode() has run (the raw alone is left out of a
+// canonical line), and rewound_source reads the same lines again from the first.
+TEST(ReaderFastPath, UndecodedLinesDecodeAsNextDecodesThemAndARewoundSourceReadsThemAgain) {
+  test::TempDir dir;
+  const std::vector<std::string> lines = {R"({"dir":"client","raw":"{\"a\":\"\\n\"}"})", R"({"dir": "server", "raw": "{}"})",
+                                          R"({"dir":"server","raw":"[1]"})" "\r", R"({"dir":"server")",
+                                          R"({"dir":"client","raw":"x"})"};
+  {
+    std::ofstream out(dir / "t.ndjson", std::ios::binary);
+    for (const std::string& line : lines) out << line << "\n";
+  }
+  auto plain = TranscriptReader::open(dir / "t.ndjson");
+  auto lazy = TranscriptReader::open(dir / "t.ndjson");
+  ASSERT_TRUE(plain && lazy);
+  std::vector<std::pair<std::uint64_t, std::size_t>> places;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto p = plain->next();
+    auto l = lazy->next_undecoded();
+    ASSERT_TRUE(p && l) << i;
+    ASSERT_EQ(p->has_value(), l->has_value()) << i;
+    if (*p) {
+      if (lazy->facts().canonical || lazy->facts().crlf) {
+        EXPECT_TRUE((*l)->raw.empty()) << i;
+      }
+      lazy->decode(**l);
+      EXPECT_EQ((*l)->raw, (*p)->raw) << i;
+      EXPECT_EQ((*l)->dir, (*p)->dir) << i;
+      lazy->decode(**l);  // a second call changes nothing
+      EXPECT_EQ((*l)->raw, (*p)->raw) << i;
+    }
+    EXPECT_EQ(lazy->facts().canonical, plain->facts().canonical) << i;
+    places.emplace_back(lazy->offset(), lazy->size());
+  }
+  EXPECT_FALSE(lazy->next_undecoded());
+  auto source = std::move(*lazy).rewound_source();
+  ASSERT_TRUE(source);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    auto line = source->next();
+    ASSERT_TRUE(line && *line) << i;
+    EXPECT_EQ((*line)->text, lines[i]) << i;
+    EXPECT_EQ((*line)->offset, places[i].first) << i;
+  }
+  EXPECT_FALSE(source->next());
+}
+
 // normalize writes a canonical line back as it is when nothing in its frame changed: that is
 // right only if a line the reader calls canonical is exactly what canonical_line writes.
 TEST(ReaderFastPath, ACanonicalLineIsWhatTheWriterWrites) {
@@ -462,6 +559,46 @@ TEST(DifferFastPath, SharedNotificationsKeyAsTheInMemoryComparisonKeysThem) {
       diff_frames(*fe, *fa, DiffOptions{}, (tmp / "e.ndjson").string(), (tmp / "a.ndjson").string());
   EXPECT_EQ(rendered(*from_files), rendered(in_memory));
   EXPECT_GT(from_files->counts.extra, 0u);
+}
+
+// Lines the two sides share at the same position are read once (twins, Prepared::twin) and, when
+// the alignment pairs them, identical without a second look. A twin response answers whatever
+// request its own side sent with that id: byte for byte the same line, but another signature on
+// each side. A twin malformed line is an error of the expected side. Through the files the
+// report is what the in-memory comparison (which has no twins) gives.
+TEST(DifferFastPath, TwinLinesKeyAsTheirOwnSideKeysThem) {
+  test::TempDir tmp;
+  auto line = [](Direction dir, const std::string& raw) { return canonical_line(dir, raw) + "\n"; };
+  const std::string init = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})";
+  const std::string turn = R"({"jsonrpc":"2.0","id":1,"method":"turn/start","params":{}})";
+  const std::string answer = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+  std::string shared;
+  for (int i = 0; i < 40; ++i)
+    shared += line(Direction::server, R"({"jsonrpc":"2.0","method":"item/delta","params":{"d":")" + std::to_string(i % 3) + R"("}})");
+  const std::string e = line(Direction::client, init) + line(Direction::server, answer) + shared +
+                        line(Direction::client, R"({"jsonrpc":"2.0","method":"x","params":{}})") + shared;
+  const std::string a = line(Direction::client, turn) + line(Direction::server, answer) + shared + shared +
+                        line(Direction::client, R"({"jsonrpc":"2.0","method":"x","params":{}})");
+  std::ofstream(tmp / "e.ndjson", std::ios::binary) << e;
+  std::ofstream(tmp / "a.ndjson", std::ios::binary) << a;
+  auto from_files = diff_transcripts(tmp / "e.ndjson", tmp / "a.ndjson", DiffOptions{});
+  ASSERT_TRUE(from_files);
+  auto fe = read_transcript(tmp / "e.ndjson");
+  auto fa = read_transcript(tmp / "a.ndjson");
+  ASSERT_TRUE(fe && fa);
+  const DiffResult in_memory =
+      diff_frames(*fe, *fa, DiffOptions{}, (tmp / "e.ndjson").string(), (tmp / "a.ndjson").string());
+  EXPECT_EQ(rendered(*from_files), rendered(in_memory));
+  EXPECT_EQ(from_files->verdict, Verdict::divergent);
+  EXPECT_GT(from_files->counts.identical, 40u);
+
+  // A malformed line both sides have at the same place: the expected side's error.
+  std::ofstream(tmp / "e.ndjson", std::ios::binary) << line(Direction::client, init) << shared << "{\"dir\":\"server\"}\n";
+  std::ofstream(tmp / "a.ndjson", std::ios::binary) << line(Direction::client, turn) << shared << "{\"dir\":\"server\"}\n";
+  auto broken = diff_transcripts(tmp / "e.ndjson", tmp / "a.ndjson", DiffOptions{});
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().file, (tmp / "e.ndjson").string());
+  EXPECT_EQ(broken.error().line, 42u);
 }
 
 TEST(DifferFastPath, KnownRoleShortcutAgreesWithThePlainComparison) {

@@ -39,6 +39,9 @@ void myers(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t s
   // the d+1 diagonals a step reaches, 4 bytes each (2048 edits: 8 MiB).
   std::vector<std::int32_t> trace;
   auto step = [](long d) { return static_cast<std::size_t>(d * (d + 1) / 2); };
+  // Room for every step up front: growing it by doubling would copy (and fault) it over and
+  // over; pages of the reservation that no step reaches are never touched.
+  trace.reserve(step(limit + 1));
   long found = -1;
   for (long d = 0; d <= limit && found < 0; ++d) {
     for (long k = -d; k <= d; k += 2) {

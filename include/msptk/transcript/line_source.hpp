@@ -47,8 +47,15 @@ class LineSource {
   // read, which also does this.
   void release_excess();
 
+  // Starts over from the file's first byte, keeping the buffer (a reader that reads the file
+  // again after a first pass does not allocate and fault another); an error when the file cannot
+  // be positioned (a pipe).
+  Result<void> rewind();
+
   // `length` bytes at `offset` (a line seen before: its offset and text size).
   Result<std::string> read_at(std::uint64_t offset, std::size_t length) const;
+  // The same, into `out` (its memory reused).
+  Result<void> read_at(std::uint64_t offset, std::size_t length, std::string& out) const;
 
   const std::string& file() const { return file_; }
 

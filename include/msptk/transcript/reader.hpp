@@ -46,7 +46,22 @@ class TranscriptReader {
   // An I/O failure is returned once as an `unreadable` error, then the reader ends.
   std::optional<Result<Frame>> next();
 
-  // Facts about the line most recently returned by next().
+  // Like next(), but the raw of a line in the canonical form is checked and not decoded: the
+  // Frame's raw is empty until decode() (while this is still the line read last), for a caller
+  // that may need only the line's bytes (a differ whose other side has the same line).
+  std::optional<Result<Frame>> next_undecoded();
+  // Decodes into `frame` the raw next_undecoded() left out (nothing to do for any other line).
+  void decode(Frame& frame);
+
+  // Reads the next line and, when it is byte for byte `text` (the line another reader has just
+  // returned a Frame for, with `facts`), takes it as that same frame without decoding it again:
+  // true, and line(), offset(), size(), line_text() and facts() are this line's (its own
+  // lf_terminated). Otherwise false, and the line waits for next(), which decodes it as usual
+  // (line_text() is empty until then).
+  // A differ reading two recordings of one session in step decodes each shared line once.
+  bool next_is(std::string_view text, const LineFacts& facts);
+
+  // Facts about the line most recently returned by next() (or taken by next_is()).
   const LineFacts& facts() const { return facts_; }
   const std::string& file() const { return source_.file(); }
   std::size_t line() const { return line_no_; }
@@ -70,6 +85,10 @@ class TranscriptReader {
   std::uint64_t offset() const { return offset_; }
   std::size_t size() const { return size_; }
 
+  // The reader's LineSource, started over from the file's first byte (LineSource::rewind), for a
+  // second pass over the lines that keeps the buffer the first one grew.
+  Result<LineSource> rewound_source() &&;
+
   TranscriptReader(TranscriptReader&&) = default;
   TranscriptReader& operator=(TranscriptReader&&) = default;
 
@@ -87,6 +106,10 @@ class TranscriptReader {
   bool done_ = false;
   static constexpr std::size_t kRecycledBytes = 256 * 1024;  // smaller buffers come from the heap
   std::string spare_;  // a large raw buffer given back by recycle(), for the next large frame
+  bool decode_ = true;      // next() decodes a canonical line's raw (next_undecoded: not)
+  bool undecoded_ = false;  // the line read last is canonical and its raw not decoded yet
+  // A line next_is() read and did not take: next() starts from it.
+  std::optional<std::optional<Result<LineSource::Line>>> pending_;
 };
 
 // Parses one transcript line (without its LF) into a Frame; errors name `file` and `line`.
