@@ -159,13 +159,77 @@ MSPTK_AVX2 inline bool copy_plain_avx2(const char*& p, const char* end, char*& d
   return copy_plain_scalar(p, end, dst);
 }
 
-// decode_scalar with the 32-byte copy.
+// Bit i set where byte i of the 64 bytes (lo: the first 32) is flagged.
+MSPTK_AVX2 inline std::uint64_t mask64(__m256i lo, __m256i hi) {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))) << 32);
+}
+
+// The quotes and control bytes of 32 bytes.
+MSPTK_AVX2 inline __m256i quotes_and_controls(__m256i v) {
+  const __m256i c1f = _mm256_set1_epi8(0x1F);
+  return _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v));
+}
+
+// Copies [src, src + n) to dst, as two 32-byte stores when 64 bytes can be read at src (the
+// bytes stored past n are written over later: the caller's room covers them).
+MSPTK_AVX2 inline char* copy_run(char* dst, const char* src, std::size_t n, bool roomy) {
+  if (roomy) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 32)));
+  } else {
+    std::memcpy(dst, src, n);
+  }
+  return dst + n;
+}
+
+// decode_scalar 64 bytes a step: the backslashes and the quotes or control bytes of a block
+// become two bit masks, and the escapes of the block are taken in order from the masks (no
+// reload, no new compare per escape); the plain runs between them are copied as whole 32-byte
+// stores while 64 bytes of the text lie ahead (room: dst - out <= the text consumed, and the
+// scratch holds the rest of the text). The last bytes go through the per-escape loop.
 MSPTK_AVX2 const char* decode_avx2(const char* p, const char* end, char*& out) {
   char* dst = out;
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  while (end - p >= 64) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const std::uint64_t escapes = mask64(_mm256_cmpeq_epi8(a, backslash), _mm256_cmpeq_epi8(b, backslash));
+    const std::uint64_t stops = mask64(quotes_and_controls(a), quotes_and_controls(b));
+    std::size_t cur = 0;  // the block's bytes before cur are decoded
+    while (true) {
+      // The next backslash or stop at or after cur (an escaped byte lies before cur: skipped).
+      const std::uint64_t live = (escapes | stops) & (~std::uint64_t{0} << cur);
+      if (!live) {
+        dst = copy_run(dst, p + cur, 64 - cur, end - (p + cur) >= 64);
+        p += 64;
+        break;
+      }
+      const std::size_t k = _tzcnt_u64(live);
+      dst = copy_run(dst, p + cur, k - cur, end - (p + cur) >= 64);
+      if (stops & (std::uint64_t{1} << k)) {
+        if (p[k] != '"') return nullptr;  // a raw control byte
+        out = dst;
+        return p + k;
+      }
+      // A backslash at k: its escape is p[k + 1] (in the next block when k is 63).
+      if (end - (p + k) < 2) return nullptr;
+      const char d = kEscapes.decoded[static_cast<unsigned char>(p[k + 1])];
+      if (d == 0) return nullptr;
+      *dst++ = d;
+      cur = k + 2;
+      if (cur >= 64) {
+        p += cur;
+        break;
+      }
+    }
+  }
+  // The last bytes (fewer than 64), from a token boundary.
   while (true) {
-    if (!decode_escape(p, end, dst) || !copy_plain_avx2(p, end, dst)) return nullptr;
+    if (!copy_plain_avx2(p, end, dst)) return nullptr;
     if (*p == '"') break;
-    if (*p != '\\') return nullptr;
+    if (*p != '\\' || !decode_escape(p, end, dst)) return nullptr;
   }
   out = dst;
   return p;
@@ -259,13 +323,13 @@ class Scanner {
     std::string_view method;
   };
 
-  void skip_ws() {
+  [[gnu::always_inline]] void skip_ws() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
 
   // A string whose opening quote is behind p_: its decoded bytes (in the text when it has no
   // escape, else in scratch), p_ after its closing quote.
-  bool string(std::string_view& out, bool& escaped) {
+  [[gnu::always_inline]] bool string(std::string_view& out, bool& escaped) {
     const char* start = p_;
     const char* q = find_special<Simd>(start, end_);
     if (q == end_) return false;
@@ -295,7 +359,7 @@ class Scanner {
     return true;
   }
 
-  bool literal(std::string_view word) {
+  [[gnu::always_inline]] bool literal(std::string_view word) {
     if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
     p_ += word.size();
     return true;
@@ -303,7 +367,7 @@ class Scanner {
 
   // -?(0|[1-9][0-9]{0,17}): an int64 for every parser; "-0" is declined (a double for some).
   // What may follow (a fraction, an exponent, a 19th digit) is not a delimiter: the caller declines.
-  bool integer(std::uint64_t& h) {
+  [[gnu::always_inline]] bool integer(std::uint64_t& h) {
     const bool neg = *p_ == '-';
     if (neg) ++p_;
     if (p_ == end_) return false;

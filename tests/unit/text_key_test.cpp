@@ -136,6 +136,37 @@ TEST(TextKey, LongStringsWithEscapesAcrossEveryBlockBoundary) {
   expect_accepted(note(R"({"item":{"text":")" + big + R"("}})"));
 }
 
+TEST(TextKey, EveryPairOfEscapeOffsetsInTheBlockDecoder) {
+  // The AVX2 decoder takes 64-byte blocks from the first backslash on, an escape at byte 63
+  // reaching into the next block, and the last bytes one escape at a time: two escapes (or an
+  // escape and something to decline) at every pair of offsets, behind prefixes of every phase.
+  static const char* const kinds[] = {"\\n", "\\\\", "\\\"", "\\/", "\\t", "\\\\\\\\", "\\\"\\\""};
+  static const char* const bad[] = {"\\u0041", "\x01", "\\x", "\\"};
+  std::size_t cases = 0;
+  for (std::size_t pre = 0; pre < 3; ++pre) {
+    for (std::size_t i = 0; i < 140; ++i) {
+      for (std::size_t j = i; j < 140; ++j) {
+        std::string s(150, 'a');
+        const std::size_t kind = (i * 7 + j + pre) % 7;
+        const bool decline = (i + 3 * j + pre) % 11 == 0;
+        s.insert(j, decline ? bad[(i + j) % 4] : kinds[(kind + 3) % 7]);
+        s.insert(i, kinds[kind]);
+        s.insert(0, std::string(pre * 21, 'p'));
+        s.insert(0, "\\n");  // the decoder starts at the string's first backslash
+        const std::string text = note(R"({"text":")" + s + R"(","n":1})");
+        if (decline) {
+          expect_declined(text);
+        } else {
+          expect_accepted(text);
+        }
+        ++cases;
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(cases, 29000u);
+}
+
 TEST(TextKey, NestingEmptyContainersAndScalars) {
   expect_accepted(note("{}"));
   expect_accepted(note("[]"));

@@ -9,11 +9,13 @@
 // than a plain integer of at most 18 digits (fractions, exponents, -0, larger integers), a
 // method with an escape, nesting deeper than text_key_max_depth, trailing or missing bytes.
 //
-// Strings are found 32 bytes at a time with AVX2 where the CPU has it (quote, backslash and
-// control-byte masks), otherwise 8 bytes at a time; MSPTK_NO_SIMD=1 forces the scalar scan.
-// Both give the same answer for every input (tests/unit/text_key_test.cpp, fuzz/text_key.cpp).
-// A string without escapes is hashed where it lies in the text; an escaped one is decoded into
-// the caller's scratch buffer, its runs between escapes copied in bulk.
+// Strings are scanned 64 bytes at a time with AVX2 where the CPU has it (quote, backslash and
+// control-byte masks; an escaped string's escapes are taken in order from the masks of each
+// block), otherwise 8 bytes at a time; MSPTK_NO_SIMD=1 forces the scalar scan. Both give the
+// same answer for every input (tests/unit/text_key_test.cpp, fuzz/text_key.cpp). A string
+// without escapes is hashed where it lies in the text; an escaped one is decoded into the
+// caller's scratch buffer, its runs between escapes copied in bulk. Structural tokens are few:
+// a scalar recursive descent takes them.
 #pragma once
 
 #include <cstddef>
