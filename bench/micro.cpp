@@ -7,7 +7,7 @@
 // Run: build/bin/msptk_bench_micro [--benchmark_filter=REGEX]
 #include "msptk/differ/comparer.hpp"
 #include "msptk/differ/signature.hpp"
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/normalizer/registry.hpp"
 #include "msptk/transcript/json_parse.hpp"

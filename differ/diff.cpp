@@ -4,7 +4,7 @@
 #include "msptk/differ/align.hpp"
 #include "msptk/differ/chunked_vector.hpp"
 #include "msptk/differ/signature.hpp"
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
@@ -254,7 +254,9 @@ class Preparer {
       // Most frames of a session: a notification keyed straight from its text, without a DOM
       // (the same keys as below; anything the text key does not take goes on below).
       thread_local std::string scratch;
-      if (const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch)) {
+      const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch);
+      release_large(scratch);
+      if (key) {
         Envelope envelope;
         envelope.kind = FrameKind::notification;
         envelope.method = std::string(key->method);

@@ -1,6 +1,6 @@
 #include "msptk/differ/signature.hpp"
 
-#include "msptk/differ/key_hash.hpp"
+#include "msptk/transcript/key_hash.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/transcript/json_parse.hpp"

@@ -1,4 +1,4 @@
-// Fuzz target: the text key of a notification (differ/text_key.hpp). The input is the JSON text
+// Fuzz target: the text key of a notification (transcript/text_key.hpp). The input is the JSON text
 // of one frame. Invariants, for input that is valid UTF-8 (the function's contract):
 // - the AVX2 scan (where the CPU has it) and the scalar scan give the same answer;
 // - when they accept, parse_json(text) succeeds, classify() says notification with the same
@@ -7,7 +7,7 @@
 #include "fuzz_support.hpp"
 
 #include "msptk/differ/signature.hpp"
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/writer.hpp"
 

@@ -1,6 +1,6 @@
 #include "transcript_rules.hpp"
 
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/redaction.hpp"
@@ -147,7 +147,9 @@ void TranscriptChecker::check_frame(const Frame& frame) {
     // notification but its method is checked: one the text key takes is valid JSON and a JSON-RPC
     // notification with that method (text_key.hpp), found without building its DOM.
     thread_local std::string scratch;
-    if (const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch)) {
+    const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch);
+    release_large(scratch);
+    if (key) {
       Envelope envelope;
       envelope.kind = FrameKind::notification;
       envelope.method = std::string(key->method);

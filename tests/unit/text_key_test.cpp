@@ -4,9 +4,9 @@
 // scalar scans give the same answer. Hand cases for every escape and every reason to decline,
 // every frame of the public corpus and of corpus/, frames of the bench generator (which the fast
 // path must actually take) and 60,000 generated, mutated notifications.
-#include "msptk/differ/key_hash.hpp"
+#include "msptk/transcript/key_hash.hpp"
 #include "msptk/differ/signature.hpp"
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/reader.hpp"

@@ -2,9 +2,10 @@
 // content key folds the hashes of a frame's parts bottom up: `mix` finalizes one 64-bit value,
 // `combine` folds a child's hash into its parent's, and each kind of JSON value starts from its
 // own tag. The general path (KeyWalk over a parsed DOM, differ/signature.cpp) and the text
-// scanner (notification_text_key, differ/text_key.hpp) both use exactly these definitions, so
-// the two can never drift apart. Internal to the differ: the values are never written anywhere
-// and may change between versions.
+// scanner (notification_text_key, transcript/text_key.hpp) both use exactly these definitions, so
+// the two can never drift apart. They live here, below the differ, because the validator uses
+// the text key too (a notification checked without a DOM) and must not depend on the differ.
+// The values are never written anywhere and may change between versions.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
-#include "msptk/differ/text_key.hpp"
+#include "msptk/transcript/text_key.hpp"
 
-#include "msptk/differ/key_hash.hpp"
+#include "msptk/transcript/key_hash.hpp"
 
 #include <algorithm>
 #include <bit>

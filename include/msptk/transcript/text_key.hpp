@@ -1,7 +1,8 @@
 // A text key is the content key (differ/signature.hpp) of a server notification computed
 // straight from the frame's JSON text, in one pass and without building a DOM: the differ's
 // fast path for the frames that make almost all of a session's bytes (`item/delta`,
-// `item/completed`). It is EXACTLY the general path's answer — content_key() of
+// `item/completed`), and the validator's for the same frames (accepted means valid JSON and a
+// JSON-RPC notification with this method). It is EXACTLY the general path's answer — content_key() of
 // parse_json(text) under a mask that masks nothing (Masker::masks_nothing) — for every text it
 // accepts, and it declines (nullopt) every text it does not fully understand, so the caller
 // falls back to the general path: anything that is not a JSON-RPC notification by classify(), a
@@ -40,6 +41,13 @@ inline constexpr std::size_t text_key_max_depth = 48;
 // understands. `scratch` holds decoded strings; it keeps its memory across calls (size as well
 // as capacity), so a frame no longer than the largest one seen allocates nothing.
 std::optional<TextKey> notification_text_key(std::string_view text, std::string& scratch);
+
+// Frees a scratch buffer that grew past 8 MiB (a multi-MiB frame's): smaller ones are kept for
+// the next frame, as JsonArena keeps its blocks, so a session of such frames allocates once while
+// a process that met one 16 MiB frame does not hold 16 MiB more for the rest of its life.
+inline void release_large(std::string& scratch) {
+  if (scratch.capacity() > (std::size_t{8} << 20)) std::string().swap(scratch);
+}
 
 // The same with the scalar string scan (the reference for the AVX2 one).
 std::optional<TextKey> notification_text_key_scalar(std::string_view text, std::string& scratch);
