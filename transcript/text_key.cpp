@@ -121,15 +121,19 @@ MSPTK_AVX2 inline __m256i specials(__m256i v) {
                          _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v));
 }
 
+// Bit i set where byte i of the 64 bytes (lo: the first 32) is flagged.
+MSPTK_AVX2 inline std::uint64_t mask64(__m256i lo, __m256i hi) {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))) << 32);
+}
+
 // The same as find_special_scalar, 64 bytes a step (then 32, then the word scan for the rest).
 MSPTK_AVX2 const char* find_special_avx2(const char* p, const char* end) {
   while (end - p >= 64) {
     const __m256i a = specials(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     const __m256i b = specials(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)));
     if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_or_si256(a, b))) {
-      const std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(a)) |
-                                 (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(b))) << 32);
-      return p + _tzcnt_u64(mask);
+      return p + _tzcnt_u64(mask64(a, b));
     }
     p += 64;
   }
@@ -159,20 +163,15 @@ MSPTK_AVX2 inline bool copy_plain_avx2(const char*& p, const char* end, char*& d
   return copy_plain_scalar(p, end, dst);
 }
 
-// Bit i set where byte i of the 64 bytes (lo: the first 32) is flagged.
-MSPTK_AVX2 inline std::uint64_t mask64(__m256i lo, __m256i hi) {
-  return static_cast<std::uint32_t>(_mm256_movemask_epi8(lo)) |
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))) << 32);
-}
-
 // The quotes and control bytes of 32 bytes.
 MSPTK_AVX2 inline __m256i quotes_and_controls(__m256i v) {
   const __m256i c1f = _mm256_set1_epi8(0x1F);
   return _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v));
 }
 
-// Copies [src, src + n) to dst, as two 32-byte stores when 64 bytes can be read at src (the
-// bytes stored past n are written over later: the caller's room covers them).
+// Copies [src, src + n) to dst (n <= 64), as two 32-byte stores when 64 bytes can be read at
+// src: the bytes stored past n land in the scratch beyond the string decoded so far (the
+// caller's room covers them), written over by what follows or unused.
 MSPTK_AVX2 inline char* copy_run(char* dst, const char* src, std::size_t n, bool roomy) {
   if (roomy) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)));
