@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,6 +77,36 @@ LineSource::~LineSource() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+namespace {
+
+// Asks for transparent huge pages over the 2 MiB-aligned part of [p, p + n) (where the kernel
+// offers them on request: /sys/kernel/mm/transparent_hugepage/enabled [madvise]). Filling a
+// multi-MiB buffer then costs a fault per 2 MiB instead of one per 4 KiB page, about 4x less
+// time on these machines. Only an advice: an error changes nothing.
+void advise_huge_pages(char* p, std::size_t n) {
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(p) + n) & ~(kHuge - 1);
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
+}  // namespace
+
+void LineSource::grow(std::size_t bytes) {
+  // As std::string would grow (at least twice the capacity), but the new memory is advised for
+  // huge pages before anything is written into it (a line of a few MiB grows the buffer to 8).
+  std::string bigger;
+  bigger.reserve(std::max(bytes, 2 * buffer_.capacity()));
+  if (bigger.capacity() >= 4 * kChunk) advise_huge_pages(bigger.data(), bigger.capacity());
+  bigger.assign(buffer_.data(), end_);
+  buffer_.swap(bigger);
+}
+
 void LineSource::release_excess() {
   // A buffer of up to 16 MiB is kept for the next long line (lines of a few MiB recur in a
   // session); a larger one goes back.
@@ -129,6 +160,7 @@ std::optional<Result<LineSource::Line>> LineSource::next() {
     if (next_read_ != kChunk) next_read_ = 4096;  // a small file: what follows is EOF (or what it grew by)
     if (buffer_.size() < end_ + room) {
       try {
+        if (buffer_.capacity() < end_ + room) grow(end_ + room);
         buffer_.resize(end_ + room);
       } catch (const std::bad_alloc&) {
         return skip_oversized();

@@ -69,6 +69,8 @@ class LineSource {
   LineSource(std::string file, int fd, std::size_t max_line_bytes)
       : file_(std::move(file)), fd_(fd), max_line_bytes_(max_line_bytes) {}
 
+  // Makes the buffer hold at least `bytes` (its first end_ bytes kept).
+  void grow(std::size_t bytes);
   // Discards the oversized line that starts at begin_ up to its LF (or end of file).
   std::optional<Result<Line>> skip_oversized();
 

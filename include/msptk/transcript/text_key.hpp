@@ -42,11 +42,12 @@ inline constexpr std::size_t text_key_max_depth = 48;
 // as capacity), so a frame no longer than the largest one seen allocates nothing.
 std::optional<TextKey> notification_text_key(std::string_view text, std::string& scratch);
 
-// Frees a scratch buffer that grew past 8 MiB (a multi-MiB frame's): smaller ones are kept for
-// the next frame, as JsonArena keeps its blocks, so a session of such frames allocates once while
-// a process that met one 16 MiB frame does not hold 16 MiB more for the rest of its life.
+// Frees a scratch buffer that grew past 12 MiB: smaller ones (a session's frames of a few MiB
+// grow it to about twice their size) are kept for the next frame, so such a session allocates
+// and faults it once, while a process that met one 16 MiB frame does not hold that much more
+// for the rest of its life (tests/e2e/large_frame_memory_test.cpp).
 inline void release_large(std::string& scratch) {
-  if (scratch.capacity() > (std::size_t{8} << 20)) std::string().swap(scratch);
+  if (scratch.capacity() > (std::size_t{12} << 20)) std::string().swap(scratch);
 }
 
 // The same with the scalar string scan (the reference for the AVX2 one).
