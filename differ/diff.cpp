@@ -253,13 +253,8 @@ class Preparer {
     if (text_keys_[static_cast<int>(frame.dir)] && !frame.exact_bytes) {
       // Most frames of a session: a notification keyed straight from its text, without a DOM
       // (the same keys as below; anything the text key does not take goes on below).
-      thread_local std::string scratch;
-      const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch);
-      release_large(scratch);
-      if (key) {
-        Envelope envelope;
-        envelope.kind = FrameKind::notification;
-        envelope.method = std::string(key->method);
+      if (const std::optional<TextKey> key = notification_text_key(frame.json_text())) {
+        const Envelope envelope = key->envelope();
         if (cached) cache_->put(line_hash, frame.json_text().size(), envelope.method, key->content);
         auto content = [&](const FrameRole&) { return key->content; };
         keep(frame.dir, at, envelope, content, twin != nullptr);

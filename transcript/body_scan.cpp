@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "msptk/transcript/simd.hpp"
+
+#ifdef MSPTK_HAS_AVX2_SCANS
 #define MSPTK_BODY_SCAN_AVX2 1
 #include <immintrin.h>
 #endif
@@ -394,21 +396,10 @@ MSPTK_AVX2 bool may_name_id_avx2(std::string_view s) {
 
 #endif  // MSPTK_BODY_SCAN_AVX2
 
-bool detect_simd() {
-#ifdef MSPTK_BODY_SCAN_AVX2
-  if (const char* off = std::getenv("MSPTK_NO_SIMD"); off && *off && std::strcmp(off, "0") != 0) return false;
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
-#else
-  return false;
-#endif
-}
-
 }  // namespace
 
 bool body_scan_uses_simd() {
-  static const bool simd = detect_simd();
-  return simd;
+  return avx2_scans_enabled();
 }
 
 std::size_t scan_canonical_body_scalar(std::string_view s, std::size_t i, char* out, std::size_t* written) {

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "msptk/transcript/simd.hpp"
+
+#ifdef MSPTK_HAS_AVX2_SCANS
 #define MSPTK_TEXT_KEY_AVX2 1
 #include <immintrin.h>
 #endif
@@ -256,19 +258,19 @@ inline const char* find_special(const char* p, const char* end) {
 }
 
 // The top-level members classify() looks at.
-enum class Envelope { other, jsonrpc, method, id, result, error, params };
+enum class Member { other, jsonrpc, method, id, result, error, params };
 
-Envelope envelope_member(std::string_view key) {
+Member envelope_member(std::string_view key) {
   switch (key.size()) {
-    case 2: return key == "id" ? Envelope::id : Envelope::other;
-    case 5: return key == "error" ? Envelope::error : Envelope::other;
+    case 2: return key == "id" ? Member::id : Member::other;
+    case 5: return key == "error" ? Member::error : Member::other;
     case 6:
-      if (key == "method") return Envelope::method;
-      if (key == "result") return Envelope::result;
-      if (key == "params") return Envelope::params;
-      return Envelope::other;
-    case 7: return key == "jsonrpc" ? Envelope::jsonrpc : Envelope::other;
-    default: return Envelope::other;
+      if (key == "method") return Member::method;
+      if (key == "result") return Member::result;
+      if (key == "params") return Member::params;
+      return Member::other;
+    case 7: return key == "jsonrpc" ? Member::jsonrpc : Member::other;
+    default: return Member::other;
   }
 }
 
@@ -427,31 +429,31 @@ class Scanner {
       if (!string(key, escaped)) return false;
       const std::uint64_t key_hash = key_hash::bytes(key);
       keys_.push_back(key_hash);
-      const Envelope member = root ? envelope_member(key) : Envelope::other;
+      const Member member = root ? envelope_member(key) : Member::other;
       skip_ws();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       skip_ws();
       std::uint64_t vh = 0;
       switch (member) {
-        case Envelope::other:
+        case Member::other:
           if (!value(depth, vh)) return false;
           break;
-        case Envelope::id:      // a request
-        case Envelope::result:  // a response, or invalid
-        case Envelope::error: return false;
-        case Envelope::params:
+        case Member::id:      // a request
+        case Member::result:  // a response, or invalid
+        case Member::error: return false;
+        case Member::params:
           if (p_ == end_ || (*p_ != '{' && *p_ != '[')) return false;
           if (!value(depth, vh)) return false;
           break;
-        case Envelope::jsonrpc:
-        case Envelope::method: {
+        case Member::jsonrpc:
+        case Member::method: {
           if (p_ == end_ || *p_ != '"') return false;
           ++p_;
           std::string_view s;
           bool value_escaped = false;
           if (!string(s, value_escaped)) return false;
-          if (member == Envelope::jsonrpc) {
+          if (member == Member::jsonrpc) {
             if (s != "2.0") return false;
             root->jsonrpc = true;
           } else {
@@ -513,21 +515,24 @@ class Scanner {
   std::vector<std::uint64_t>& keys_;  // t_keys
 };
 
-bool detect_simd() {
-#ifdef MSPTK_TEXT_KEY_AVX2
-  if (const char* off = std::getenv("MSPTK_NO_SIMD"); off && *off && std::strcmp(off, "0") != 0) return false;
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
-#else
-  return false;
-#endif
-}
-
 }  // namespace
 
+Envelope TextKey::envelope() const {
+  Envelope envelope;
+  envelope.kind = FrameKind::notification;
+  envelope.method = std::string(method);
+  return envelope;
+}
+
+std::optional<TextKey> notification_text_key(std::string_view text) {
+  thread_local std::string scratch;
+  std::optional<TextKey> key = notification_text_key(text, scratch);
+  release_large(scratch);
+  return key;
+}
+
 bool text_key_uses_simd() {
-  static const bool simd = detect_simd();
-  return simd;
+  return avx2_scans_enabled();
 }
 
 std::optional<TextKey> notification_text_key_scalar(std::string_view text, std::string& scratch) {

@@ -146,15 +146,9 @@ void TranscriptChecker::check_frame(const Frame& frame) {
     // Most frames of a session are notifications, and without a schema bundle nothing about a
     // notification but its method is checked: one the text key takes is valid JSON and a JSON-RPC
     // notification with that method (text_key.hpp), found without building its DOM.
-    thread_local std::string scratch;
-    const std::optional<TextKey> key = notification_text_key(frame.json_text(), scratch);
-    release_large(scratch);
-    if (key) {
-      Envelope envelope;
-      envelope.kind = FrameKind::notification;
-      envelope.method = std::string(key->method);
+    if (const std::optional<TextKey> key = notification_text_key(frame.json_text())) {
       static const json::value kUnread;  // a notification's checks never read its value
-      check_message(frame, kUnread, envelope);
+      check_message(frame, kUnread, key->envelope());
       return;
     }
   }

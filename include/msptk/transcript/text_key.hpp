@@ -19,6 +19,8 @@
 // a scalar recursive descent takes them.
 #pragma once
 
+#include "msptk/transcript/frame.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -30,6 +32,9 @@ namespace msptk {
 struct TextKey {
   std::string_view method;  // the notification's method: a view into the text (it has no escapes)
   std::uint64_t content;    // == content_key(masker, role, parse_json(text)) for a masker that masks nothing
+
+  // What classify() says of the frame: a notification with this method.
+  Envelope envelope() const;
 };
 
 // Containers nested deeper than this are declined (the general path keys subtrees below
@@ -49,6 +54,10 @@ std::optional<TextKey> notification_text_key(std::string_view text, std::string&
 inline void release_large(std::string& scratch) {
   if (scratch.capacity() > (std::size_t{12} << 20)) std::string().swap(scratch);
 }
+
+// The same with a scratch buffer of the calling thread's, kept between calls as release_large
+// says (what the differ and the validator use).
+std::optional<TextKey> notification_text_key(std::string_view text);
 
 // The same with the scalar string scan (the reference for the AVX2 one).
 std::optional<TextKey> notification_text_key_scalar(std::string_view text, std::string& scratch);
