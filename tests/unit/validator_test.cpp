@@ -4,13 +4,18 @@
 #include "msptk/validator/render.hpp"
 #include "msptk/validator/rules.hpp"
 #include "msptk/validator/validator.hpp"
+#include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/text_key.hpp"
+#include "msptk/transcript/writer.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -403,6 +408,80 @@ TEST(Validator, SdkToleranceMakesUnknownEnumStringsNotes) {
   std::vector<std::string> got;
   for (const Finding& f : report.findings) got.push_back(fmt::format("{} {} {}", f.line, to_string(f.severity), f.rule));
   EXPECT_EQ(got, (std::vector<std::string>{"4 note frame.unknown-enum", "4 note frame.unknown-enum", "5 error frame.schema"}));
+}
+
+}  // namespace
+}  // namespace msptk
+
+namespace msptk {
+namespace {
+
+// Without a schema bundle the validator checks a notification the text key takes without its
+// DOM (validator/transcript_rules.cpp, transcript/text_key.hpp). The same transcript with each
+// such frame spelled so that the text key declines it — its first member name written
+// "\u006asonrpc", the same JSON — is checked through the general path. The findings must be the
+// same (rule, line, severity, message) for every transcript of both corpora, of the golden
+// validate cases and of the unit tests' generated session.
+TEST(Validator, NotificationsCheckedWithoutADomGiveTheGeneralPathsFindings) {
+  std::vector<fs::path> files;
+  for (const auto& root : {test::source_dir() / "corpus", test::source_dir() / "tests" / "golden" / "validate",
+                           test::shared_transcripts()}) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.path().extension() == ".ndjson") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GT(files.size(), 20u);
+  TempDir tmp;
+  std::size_t spelled = 0, findings_on_spelled = 0;
+  for (const fs::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::string out;
+    std::set<std::size_t> lines_spelled;
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      auto frame = parse_transcript_line(line, file.string(), n);
+      const std::string_view prefix = R"({"jsonrpc")";
+      if (frame && !frame->exact_bytes && frame->json_text() == frame->raw && line == canonical_line(frame->dir, frame->raw) &&
+          frame->raw.starts_with(prefix) && notification_text_key(frame->json_text())) {
+        const std::string raw = R"({"\u006asonrpc")" + frame->raw.substr(prefix.size());
+        ASSERT_FALSE(notification_text_key(raw)) << file;
+        out += canonical_line(frame->dir, raw);
+        lines_spelled.insert(n);
+        ++spelled;
+      } else {
+        out += line;
+      }
+      if (!in.eof()) out += '\n';
+    }
+    // The copy sits in a copy of the file's folder (its manifest pins the frame limit, names the
+    // legs files...), as the original does.
+    const fs::path folder = tmp / std::to_string(&file - files.data()) / file.parent_path().filename();
+    fs::create_directories(folder.parent_path());
+    fs::copy(file.parent_path(), folder, fs::copy_options::recursive);
+    const fs::path copy = folder / file.filename();
+    test::write_text(copy, out);
+    const ScenarioReport fast = validate_scenario(file, ValidateOptions{});
+    const ScenarioReport general = validate_scenario(copy, ValidateOptions{});
+    ASSERT_EQ(fast.problems.size(), general.problems.size()) << file << ": " << (general.problems.empty() ? std::string() : general.problems[0].render());
+    ASSERT_EQ(fast.findings.size(), general.findings.size())
+        << file << ": " << (general.findings.empty() ? std::string() : render(general.findings[0]));
+    for (std::size_t i = 0; i < fast.findings.size(); ++i) {
+      const Finding& a = fast.findings[i];
+      const Finding& b = general.findings[i];
+      EXPECT_EQ(a.rule, b.rule) << file;
+      EXPECT_EQ(a.line, b.line) << file;
+      EXPECT_EQ(a.severity, b.severity) << file;
+      // (A frame's size is in frame.too-large's message: the spelling made it 5 bytes longer.)
+      if (a.rule != "frame.too-large") {
+        EXPECT_EQ(a.message, b.message) << file << " line " << a.line;
+      }
+      findings_on_spelled += lines_spelled.count(a.line);
+    }
+  }
+  EXPECT_GT(spelled, 100u);
+  EXPECT_GT(findings_on_spelled, 0u);  // some notification the fast path took has a finding
 }
 
 }  // namespace
