@@ -79,16 +79,6 @@ std::string Placeholders::placeholder(const MaskRule& rule, const json::value& v
   return fmt::format("<{}:{}>", kind, it->second);
 }
 
-namespace {
-
-// Whether a member of the JSON `text` may be named "id": its name spelled as it is, or with a
-// \u escape (which may spell any letter). Without either, the text holds no member "id".
-bool may_name_id(std::string_view text) {
-  return text.find("\"id\"") != std::string_view::npos || text.find("\\u") != std::string_view::npos;
-}
-
-}  // namespace
-
 std::optional<std::string> Placeholders::rewritten(const Frame& frame) {
   if (frame.exact_bytes) return std::nullopt;
   // A server frame with no member "id" is not a response; with nothing declared, no place of

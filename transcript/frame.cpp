@@ -67,6 +67,10 @@ bool is_integer_id(const json::value& id) {
 
 }  // namespace
 
+bool may_name_id(std::string_view json_text) {
+  return json_text.find("\"id\"") != std::string_view::npos || json_text.find("\\u") != std::string_view::npos;
+}
+
 Envelope classify(const json::value& message) {
   Envelope env;
   const json::object* obj = message.if_object();

@@ -28,7 +28,7 @@ std::size_t scan_canonical_body(std::string_view s, std::size_t i, char* out, st
 // The scalar scan, the reference for the one above.
 std::size_t scan_canonical_body_scalar(std::string_view s, std::size_t i, char* out, std::size_t* written);
 
-// Whether the frame of the canonical line `line` may have a member or string `"id` anywhere: the
+// frame.hpp's may_name_id, asked of a canonical transcript line without decoding it: whether the
 // line holds `\"id` (how the writer writes the frame's `"id`) or `\\u` (a `\u` escape of the
 // frame's own, through which a name could spell id). False proves the frame has no `id` member,
 // so it is neither a JSON-RPC request nor a response and cannot change what a Correlator knows.

@@ -57,6 +57,12 @@ struct Envelope {
 
 Envelope classify(const boost::json::value& message);
 
+// Whether the JSON text of a frame may have a member named "id" (at any depth): the name spelled
+// as it is, or a `\u` escape (which may spell any letter). False proves the frame is neither a
+// request nor a response, without parsing it. body_scan.hpp's canonical_line_may_name_id asks
+// the same of the frame's transcript line, without decoding it.
+bool may_name_id(std::string_view json_text);
+
 // A canonical, compact text of an id for use as a map key ("1", "\"b9\"", "null"); a number by
 // its value (1e3 and 1000 give "1000").
 std::string id_key(const boost::json::value& id);
