@@ -81,6 +81,7 @@ std::string status_line(const ScenarioOutcome& o) {
 std::string result_line(const ScenarioOutcome& o) {
   std::string line = status_line(o);
   if (!o.pending.empty()) line += fmt::format(" [candidate: {}]", o.pending);
+  if (!o.chaos.empty()) line += fmt::format(" [chaos {}]", o.chaos);
   return line;
 }
 

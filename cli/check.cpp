@@ -2,6 +2,7 @@
 // embedded canned host by default, or --host), diff the recording with the golden scenario, and
 // print one line per scenario plus a summary; JUnit and JSON reports for CI.
 // `msptk check --merge-reports REPORT.json...`: the reports of the shards of one run as one.
+#include "chaos_options.hpp"
 #include "environment_options.hpp"
 #include "verbs.hpp"
 
@@ -43,6 +44,7 @@ struct CheckCli {
   int close_timeout_ms = 5000;
   process::EnvironmentOptions environment;
   bool update = false;
+  ChaosOptions chaos;
 };
 
 // Where the recordings go: --keep DIR (must be new or empty), else a temporary folder removed
@@ -165,7 +167,7 @@ int run_check(const CheckCli& cli, Streams io) {
                                       {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
                                       {cli.close_timeout_ms != 5000, "--close-timeout-ms"},
                                       {cli.environment.hermetic, "--hermetic"}, {cli.update, "--update"}, {!cli.environment.env.empty(), "--env"},
-                                      {!cli.environment.env_files.empty(), "--env-file"}})
+                                      {!cli.environment.env_files.empty(), "--env-file"}, {!cli.chaos.spec.empty(), "--chaos"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
     return run_merge(cli, io);
   }
@@ -219,6 +221,9 @@ int run_check(const CheckCli& cli, Streams io) {
   runner_options.keep = !cli.keep.empty();
   runner_options.timeout_ms = cli.timeout_ms;
   runner_options.close_timeout_ms = cli.close_timeout_ms;
+  auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::client);
+  if (!chaos) return report_error(io, chaos.error());
+  runner_options.chaos = *chaos;
   check::ReplayRunner runner(std::move(runner_options));
 
   Progress progress(io, &io.err == &std::cerr && ::isatty(STDERR_FILENO));
@@ -282,6 +287,7 @@ Runner setup_check(CLI::App& app) {
       ->default_val(5000)
       ->type_name("T");
   add_environment_options(*sub, cli->environment);
+  add_chaos_options(*sub, cli->chaos);
   sub->add_option("--merge-reports", cli->merge_reports,
                   "Merge the --json reports of the shards of a run (then only --junit and --json apply)")
       ->type_name("REPORT.json");

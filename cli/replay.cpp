@@ -1,5 +1,6 @@
 // msptk replay --transcript DIR [options] -- HOST [ARGS...]: play a scenario's client side
 // against a live host and check that it answers as recorded (seed 003, MATCHING.md §7).
+#include "chaos_options.hpp"
 #include "environment_options.hpp"
 #include "masking.hpp"
 #include "verbs.hpp"
@@ -22,6 +23,7 @@ struct ReplayCli {
   std::string format = "text";
   process::EnvironmentOptions environment;
   std::vector<std::string> host;
+  ChaosOptions chaos;
 };
 
 int run_replay(const ReplayCli& cli, Streams io) {
@@ -31,6 +33,9 @@ int run_replay(const ReplayCli& cli, Streams io) {
   if (!cli.record.empty()) options.record_dir = cli.record;
   options.timeout_ms = cli.timeout_ms;
   options.close_timeout_ms = cli.close_timeout_ms;
+  auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::client);
+  if (!chaos) return report_error(io, chaos.error());
+  options.chaos = *chaos;
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
   options.environment = std::move(*plan);
@@ -68,7 +73,10 @@ Runner setup_replay(CLI::App& app) {
       "frames recorded before it have arrived; every server frame is compared in order (identical, equivalent\n"
       "under the manifest's normalize list, or divergent). Values the host minted differently at declared\n"
       "paths are carried into the client lines sent next. After the last line HOST's stdin is closed and any\n"
-      "further server frame is extra. sdk-tolerance scenarios are refused.\n\n"
+      "further server frame is extra. sdk-tolerance scenarios are refused.\n"
+      "--chaos SPEC writes the client lines the way real pipes behave at their worst (README, Chaos); the\n"
+      "report names the spec and seed, a failure the perturbation in force; close-after=N cuts the run on\n"
+      "purpose and HOST must then exit within --timeout-ms.\n\n"
       "Exit status: 0 passed, 1 divergent (or an extra or missing frame, a timeout), 2 usage error,\n"
       "3 unreadable scenario, spawn failure or the host died before the transcript's end.");
   sub->add_option("--transcript", cli->scenario, "The scenario folder to replay (manifest.json + transcript.ndjson)")
@@ -81,6 +89,7 @@ Runner setup_replay(CLI::App& app) {
       ->type_name("T");
   add_close_timeout_option(*sub, cli->close_timeout_ms);
   add_mask_options(*sub, cli->mask);
+  add_chaos_options(*sub, cli->chaos);
   sub->add_option("--format", cli->format, "Report format: text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text")

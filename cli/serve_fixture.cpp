@@ -3,11 +3,14 @@
 // scenario that cannot be played are reported as `msptk: error: ...` (exit 2 / 3) before any frame.
 // The run ends once the transcript is played (--until-eof: at the client's EOF). `--exit-code N
 // --stderr-lines M` plays a host that dies at once, for clients' process-death paths.
+#include "chaos_options.hpp"
 #include "masking.hpp"
 #include "verbs.hpp"
 
+#include "msptk/playback/chaos_stream.hpp"
 #include "msptk/playback/serve_fixture.hpp"
 #include "msptk/process/signals.hpp"
+#include "msptk/transcript/json_io.hpp"
 
 #include <fmt/format.h>
 
@@ -15,7 +18,9 @@
 
 #include <csignal>
 
+#include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <optional>
 #include <ostream>
 
@@ -31,6 +36,7 @@ struct ServeFixtureCli {
   bool verbatim = false;
   std::optional<int> exit_code;
   std::optional<std::size_t> stderr_lines;
+  ChaosOptions chaos;
 };
 
 // M short opaque lines (64 bytes up to line 999; SDKs keep a host's last 100 lines / 8 KiB),
@@ -54,6 +60,8 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   }
   if (cli.transcript.empty())
     return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N --stderr-lines M)"));
+  auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::server);
+  if (!chaos) return report_error(io, chaos.error());
   process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
   // A client that stops its host with a signal instead of closing stdin still gets the report;
   // caught from here on, so that one arriving while the scenario is validated is not a death.
@@ -69,12 +77,28 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   if (!spec) return report_error(io, spec.error());
   spec->accept_redacted = cli.accept_redacted;
 
-  playback::FdSource from_client(STDIN_FILENO, signals ? signals->fd() : -1);
-  playback::FdSink to_client(STDOUT_FILENO);
+  playback::FdSource fd_source(STDIN_FILENO, signals ? signals->fd() : -1);
+  playback::FdSink fd_sink(STDOUT_FILENO);
+  playback::ByteSource* from_client = &fd_source;
+  playback::ByteSink* to_client = &fd_sink;
+  // Under --chaos the streams are wrapped; close-after closes stdout (the client's stdin).
+  std::optional<playback::ChaosSink> chaos_sink;
+  std::optional<playback::ChaosSource> chaos_source;
+  if (*chaos) {
+    chaos_sink.emplace(fd_sink, **chaos, "server frame", chaos::real_sleep(), [] { ::close(STDOUT_FILENO); });
+    chaos_source.emplace(fd_source, **chaos, "the client", chaos::real_sleep());
+    to_client = &*chaos_sink;
+    from_client = &*chaos_source;
+  }
   playback::ServeOptions options;
   options.until_eof = cli.until_eof;
   options.verbatim = cli.verbatim;
-  playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, from_client, to_client, options);
+  playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, *from_client, *to_client, options);
+  if (*chaos) {
+    std::string in_force = chaos_sink->in_force();
+    if (std::string stall = chaos_source->in_force(); !stall.empty()) in_force += "; " + stall;
+    report.chaos = playback::ServeChaos{chaos::to_string((*chaos)->spec), (*chaos)->seed, std::move(in_force)};
+  }
   if (signals) signals->ignore_after_release({SIGTERM, SIGINT, SIGHUP});  // the verdict is final
   // The transcript could not be read on once the run had started: no verdict (exit 3).
   if (report.error) return report_error(io, *report.error);
@@ -84,6 +108,13 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   }
   playback::render_report_json(io.err, report);
   io.err.flush();
+  // MSPTK_FIXTURE_REPORT=FILE: the same line also goes to FILE (msptk shrink --client reads it
+  // there, whatever the client does with its host's stderr).
+  if (const char* copy = std::getenv("MSPTK_FIXTURE_REPORT"); copy && *copy) {
+    std::ostringstream line;
+    playback::render_report_json(line, report);
+    (void)write_file_atomic(copy, line.str(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  }
   return report.exit_code();
 }
 
@@ -102,12 +133,16 @@ Runner setup_serve_fixture(CLI::App& app) {
       "or {\"kind\":\"serveFixtureFailure\",...} (docs/serve-fixture.md). The run is complete as soon as every\n"
       "recorded line is played: the fixture exits without waiting for stdin to close (--until-eof: it waits, and a\n"
       "frame after the end is a frameDivergence).\n\n"
-      "Exit status: 0 complete, 1 failure (frameDivergence, malformedClientFrame, clientEof), 2 usage error,\n"
-      "3 unreadable or invalid scenario. With --exit-code N --stderr-lines M: N.");
+      "--chaos SPEC delivers the same frames the way real pipes behave at their worst (README, Chaos); the\n"
+      "report names the spec and the seed; with close-after=N the run is cut on purpose (serveFixtureCut) and a\n"
+      "client that does not close its end within 5 s fails (clientHung).\n\n"
+      "Exit status: 0 complete (or cut), 1 failure (frameDivergence, malformedClientFrame, clientEof, clientHung),\n"
+      "2 usage error, 3 unreadable or invalid scenario. With --exit-code N --stderr-lines M: N.");
   sub->add_option("--transcript", cli->transcript,
                   "The scenario folder to play (or a transcript.ndjson / *-legs.ndjson inside one)")
       ->type_name("DIR");
   add_mask_options(*sub, cli->mask);
+  add_chaos_options(*sub, cli->chaos);
   sub->add_flag("--accept-redacted", cli->accept_redacted,
                 "Let a client's real value match a recorded \"<redacted:N>\" placeholder (record --redact); the "
                 "same N must always get the same value");

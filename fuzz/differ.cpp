@@ -1,6 +1,8 @@
 // Fuzz target: the offline differ (differ/diff.hpp). Input: a flags byte (mask, see
 // fuzz_support.hpp; bits 6-7 select the side: 0 both, 1 client, 2 server), then transcript A,
-// then optionally a NUL and transcript B (without one, B is A).
+// then optionally a NUL and transcript B (without one, B is A). Each side is its first
+// kMaxFrames frames (small inputs: thousands of executions a second, not tens), and the file
+// path's transcripts are memory files (memfd), never written to a disk.
 // Invariants:
 // - a transcript diffed with itself is identical, byte for byte, with no entries;
 // - A diffed with A' — A with a space in front of every frame that is JSON (whitespace is free
@@ -17,13 +19,15 @@
 #include "msptk/differ/render.hpp"
 #include "msptk/transcript/writer.hpp"
 
-#include <fstream>
 #include <sstream>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
 
 using namespace msptk;
+
+constexpr std::size_t kMaxFrames = 12;
 
 std::size_t compared(const std::vector<Frame>& frames, Side side) {
   std::size_t n = 0;
@@ -70,27 +74,22 @@ std::string rendered(const DiffResult& result) {
   return text.str() + "\n----\n" + js.str();
 }
 
-// A folder of this process's own for the transcript files (removed at exit).
-const std::filesystem::path& scratch_dir() {
-  static const std::filesystem::path dir = [] {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "msptk-fuzz-differ-XXXXXX").string();
-    MSPTK_FUZZ_CHECK(::mkdtemp(tmpl.data()) != nullptr, "cannot make a scratch folder");
-    std::atexit([] { std::error_code ec; std::filesystem::remove_all(scratch_dir(), ec); });
-    return std::filesystem::path(tmpl);
-  }();
-  return dir;
-}
-
-std::filesystem::path written(const std::string& name, const std::vector<Frame>& frames) {
-  const std::filesystem::path file = scratch_dir() / name;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  for (const Frame& f : frames) out << canonical_line(f.dir, f.wire_bytes()) << "\n";
-  return file;
+// A transcript in a memory file (memfd): a path diff_transcripts opens like any file. The two
+// descriptors are made once and rewritten for each input.
+std::filesystem::path written(int slot, const std::vector<Frame>& frames) {
+  static int fds[2] = {::memfd_create("msptk-fuzz-a.ndjson", 0), ::memfd_create("msptk-fuzz-b.ndjson", 0)};
+  const int fd = fds[slot];
+  MSPTK_FUZZ_CHECK(fd >= 0, "memfd_create failed");
+  std::string text;
+  for (const Frame& f : frames) text += canonical_line(f.dir, f.wire_bytes()) + "\n";
+  MSPTK_FUZZ_CHECK(::ftruncate(fd, 0) == 0, "ftruncate failed");
+  MSPTK_FUZZ_CHECK(::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()), "pwrite failed");
+  return fmt::format("/proc/self/fd/{}", fd);
 }
 
 // diff_transcripts through files says what diff_frames says of the frames they hold.
 void check_files_agree(const std::vector<Frame>& a, const std::vector<Frame>& b, const DiffOptions& options) {
-  const std::filesystem::path fa = written("a.ndjson", a), fb = written("b.ndjson", b);
+  const std::filesystem::path fa = written(0, a), fb = written(1, b);
   auto ra = read_transcript(fa);
   auto rb = read_transcript(fb);
   MSPTK_FUZZ_CHECK(ra && rb, "a written transcript does not read back");
@@ -108,8 +107,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::uint8_t flags = data[0];
   const auto [a_text, b_text] = fuzz::split_at_nul(fuzz::as_text(data + 1, size - 1));
-  const std::vector<Frame> a = fuzz::frames_of(a_text);
-  const std::vector<Frame> b = b_text ? fuzz::frames_of(*b_text) : a;
+  const std::vector<Frame> a = fuzz::frames_of(a_text, kMaxFrames);
+  const std::vector<Frame> b = b_text ? fuzz::frames_of(*b_text, kMaxFrames) : a;
   DiffOptions options;
   options.mask = fuzz::mask_from_flags(flags);
   const int side_bits = flags >> 6;

@@ -65,12 +65,13 @@ inline std::vector<std::string_view> lines_of(std::string_view text) {
   return out;
 }
 
-// The frames of a transcript text; lines that are not frames are left out. A trailing CR is
-// dropped as TranscriptReader does.
-inline std::vector<Frame> frames_of(std::string_view text) {
+// The frames of a transcript text (at most `max_frames`); lines that are not frames are left
+// out. A trailing CR is dropped as TranscriptReader does.
+inline std::vector<Frame> frames_of(std::string_view text, std::size_t max_frames = SIZE_MAX) {
   std::vector<Frame> frames;
   std::size_t line = 0;
   for (std::string_view l : lines_of(text)) {
+    if (frames.size() >= max_frames) break;
     ++line;
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     Result<Frame> frame = parse_transcript_line(l, "fuzz.ndjson", line);

@@ -5,8 +5,11 @@
 //   manifest         every manifest.json
 //   json_path        each registered path + LF + each of the first frames of the scenario
 //   text_key         the JSON text of each of the first 16 frames of the scenario
-//   differ           flags + transcript (a self-diff), flags + transcript + NUL + the next scenario's
-//   normalize        flags + transcript, with and without --sort-members
+//   differ           flags + 12 lines of the transcript (a self-diff; up to 4 windows), flags + the
+//                    first 12 lines + NUL + the next scenario's first 12 lines
+//   normalize        flags + 12 lines of the transcript (up to 4 windows), with and without --sort-members
+//   chaos_framing    8 seed bytes, flags + the frames' wire bytes, each with its LF
+//   shrink_reduce    8 seed bytes + the whole transcript
 //   serve_fixture    flags, frame limit, chunk size + transcript (the client plays it back), and
 //                    the same with a small frame limit and 7-byte client writes
 // Flags are the scenario's normalize list as fuzz_support.hpp's mask bits. A corpus folder that
@@ -55,6 +58,18 @@ std::uint8_t flags_of(const Manifest& manifest) {
     if (std::find(manifest.normalize.begin(), manifest.normalize.end(), builtin[i].text()) != manifest.normalize.end())
       flags |= static_cast<std::uint8_t>(1u << i);
   return flags;
+}
+
+// Up to `most` windows of `lines` consecutive lines of a transcript text (the first at its start).
+std::vector<std::string> line_windows(std::string_view text, std::size_t lines, std::size_t most) {
+  std::vector<std::string> out;
+  std::vector<std::string_view> all = fuzz::lines_of(text);
+  for (std::size_t start = 0; out.size() < most && (start < all.size() || out.empty()); start += lines) {
+    std::string w;
+    for (std::size_t i = start; i < all.size() && i < start + lines; ++i) w += std::string(all[i]) + "\n";
+    out.push_back(std::move(w));
+  }
+  return out;
 }
 
 std::string with_header(std::initializer_list<std::uint8_t> header, std::string_view body) {
@@ -107,16 +122,27 @@ int main(int argc, char** argv) {
 
     for (std::size_t f = 0; f < frames.size() && f < 16; ++f)
       seeds.write("text_key", fmt::format("{}-frame{}", name, f), frames[f].json_text());
-    seeds.write("differ", name + "-self", with_header({flags}, transcript));
-    seeds.write("normalize", name, with_header({flags}, transcript));
-    seeds.write("normalize", name + "-sorted", with_header({static_cast<std::uint8_t>(flags | 0x40)}, transcript));
+    // differ and normalize read at most 12 frames: windows of 12 lines, not the whole transcript.
+    const std::vector<std::string> windows = line_windows(transcript, 12, 4);
+    for (std::size_t w = 0; w < windows.size(); ++w) {
+      seeds.write("differ", fmt::format("{}-self-{}", name, w), with_header({flags}, windows[w]));
+      seeds.write("normalize", fmt::format("{}-{}", name, w), with_header({flags}, windows[w]));
+      seeds.write("normalize", fmt::format("{}-sorted-{}", name, w),
+                  with_header({static_cast<std::uint8_t>(flags | 0x40)}, windows[w]));
+    }
+    // chaos_framing: seed bytes, flags (split, merge, delay, calls), then the wire bytes.
+    std::string wire;
+    for (const Frame& f : frames) wire += f.wire_bytes() + "\n";
+    seeds.write("chaos_framing", name, with_header({1, 2, 3, 4, 5, 6, 7, 8, 0x0f}, wire));
+    // shrink_reduce: seed bytes, then the whole transcript (it must validate to be reduced).
+    seeds.write("shrink_reduce", name, with_header({9, 8, 7, 6, 5, 4, 3, 2}, transcript));
     seeds.write("serve_fixture", name, with_header({flags, 0, 0}, transcript));
     seeds.write("serve_fixture", name + "-small", with_header({flags, 64, 7}, transcript));
   }
   for (std::size_t s = 0; s + 1 < scenarios.size(); ++s) {
-    std::string pair = with_header({0x1f}, transcripts[s]);
+    std::string pair = with_header({0x1f}, line_windows(transcripts[s], 12, 1)[0]);
     pair += '\0';
-    pair += transcripts[s + 1];
+    pair += line_windows(transcripts[s + 1], 12, 1)[0];
     seeds.write("differ", scenarios[s].filename().string() + "-vs-next", pair);
   }
   std::printf("msptk_fuzz_seeds: %zu seeds from %zu scenarios in %s\n", seeds.count(), scenarios.size(), argv[1]);

@@ -111,6 +111,7 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
                                                     {host_env->hermetic(), host_env->given_names()}, *env.clock, sink);
     if (!started) return started.error();
     recording.emplace(std::move(*started));
+    if (options.chaos) recording->set_chaos(chaos::to_string(options.chaos->spec), options.chaos->seed);
     result.record_dir = options.record_dir;
   }
 
@@ -156,7 +157,8 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
     twin.emplace(std::move(unify));
   }
   playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,
-                                 options.close_timeout_ms, options.keep_going};
+                                 options.close_timeout_ms, options.keep_going,
+                                 options.chaos ? &*options.chaos : nullptr};
   playback::run_session(*feed, link, tee, sink, comparer, twin ? &*twin : nullptr, config, result);
   result.host_stderr_tail = link.stderr_tail();
 

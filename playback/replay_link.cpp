@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <poll.h>
+#include <thread>
 
 namespace msptk::playback {
 
@@ -98,7 +99,10 @@ void HostLink::pump(int timeout_ms, std::string_view* pending, bool* broken) {
     for (int signo : signals_->take())
       if (signo != SIGCHLD && !signal_) signal_ = signo;
   }
-  if (fired(kOut)) read_stdout();
+  if (fired(kOut)) {
+    if (stall_ && stall_->due()) std::this_thread::sleep_for(std::chrono::milliseconds(stall_->ms()));
+    read_stdout();
+  }
   if (fired(kErr)) read_stderr();
   if (fired(kIn)) {
     process::IoResult r = process::write_some(host_.stdin_fd(), *pending);
@@ -129,6 +133,20 @@ HostLink::Event HostLink::write(std::string_view bytes, SteadyClock::time_point 
     if (signal_) return Event::interrupted;
     if (SteadyClock::now() >= deadline) return Event::timeout;
     pump(ms_until(deadline), &bytes, &broken);
+  }
+}
+
+void HostLink::idle(std::chrono::microseconds pause) {
+  const auto until = SteadyClock::now() + pause;
+  pump(0, nullptr, nullptr);
+  while (!signal_) {
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(until - SteadyClock::now());
+    if (left.count() <= 0) return;
+    if (left < std::chrono::milliseconds(1)) {
+      std::this_thread::sleep_for(left);
+      return;
+    }
+    pump(static_cast<int>(left.count() / 1000), nullptr, nullptr);
   }
 }
 

@@ -32,6 +32,10 @@ json::value parsed(const std::string& text) {
 
 std::string replay_outcome_line(const ReplayResult& r) {
   if (!r.passed()) return "replay failed: " + r.problem;
+  if (r.chaos && r.chaos->cut_after)
+    return fmt::format("replay cut on purpose under chaos {} (seed {}): the host's stdin was closed after {} client "
+                       "lines and it ended; {} server frames received; {}",
+                       r.chaos->spec, r.chaos->seed, *r.chaos->cut_after, r.server_frames_received, host_end(r));
   return fmt::format("replay passed: {} server frames checked, {} client lines sent; {}", r.server_frames_received,
                      r.client_lines_sent, host_end(r));
 }
@@ -47,6 +51,7 @@ void render_replay_text(std::ostream& out, const ReplayResult& r, const TextStyl
                                     c.location, c.recorded, c.live, c.learned_from))
         << "\n";
   if (r.host_exit && !r.passed()) out << host_end(r) << "\n";
+  if (r.chaos) out << display_text(fmt::format("chaos: {} (seed {})", r.chaos->spec, r.chaos->seed)) << "\n";
   if (r.exit_code == 3 && !r.host_stderr_tail.empty()) {
     out << "host stderr (last " << r.host_stderr_tail.size() << " bytes):\n";
     std::string_view tail = r.host_stderr_tail;
@@ -94,6 +99,12 @@ json::value to_json(const ReplayResult& r) {
       {"carried", std::move(carried)},
       {"record", r.record_dir ? json::value(r.record_dir->string()) : json::value(nullptr)},
       {"recordingFailure", r.recording_failure ? json::value(r.recording_failure->render()) : json::value(nullptr)},
+      {"chaos", r.chaos ? json::value(json::object{
+                                  {"spec", r.chaos->spec},
+                                  {"seed", r.chaos->seed},
+                                  {"inForce", r.chaos->in_force.empty() ? json::value(nullptr) : json::value(r.chaos->in_force)},
+                                  {"cutAfterClientLines", r.chaos->cut_after ? json::value(*r.chaos->cut_after) : json::value(nullptr)}})
+                        : json::value(nullptr)},
       {"comparison", to_json(r.report)}};
 }
 

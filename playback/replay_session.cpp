@@ -52,10 +52,34 @@ class Session {
   Session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
           FrameComparer* twin, const SessionConfig& config, ReplayResult& result)
       : feed_(feed), link_(link), tee_(tee), sink_(sink), comparer_(comparer), twin_(twin), config_(config),
-        result_(result) {}
+        result_(result) {
+    if (const chaos::ChaosRun* run = config_.chaos) {
+      planner_.emplace(run->spec, run->seed, "client frame");
+      merge_rng_ = chaos::Rng(run->seed ^ 0x4D45524745000000ull);
+      merge_target_ = next_merge_target();
+      if (run->spec.stall_ms) {
+        stall_.emplace(*run->spec.stall_ms, run->seed);
+        link_.stall_with(&*stall_);
+      }
+    }
+  }
+  ~Session() { link_.stall_with(nullptr); }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // What the chaos did last (the perturbation in force), "" without chaos.
+  std::string in_force() const {
+    if (!planner_) return {};
+    std::string text = planner_->describe_last();
+    if (stall_ && stall_->done()) text += "; " + stall_->describe("the host");
+    if (cut_) text += fmt::format("; the host's stdin closed after {} client frames (close-after)", sent_frames_);
+    return text;
+  }
+  bool cut() const { return cut_; }
+  std::size_t sent_frames() const { return sent_frames_; }
 
   void run() {
-    for (; feed_.current() && !failed(); advance()) {
+    for (; feed_.current() && !failed() && !cut_; advance()) {
       const Frame& frame = *feed_.current();
       observe_expected(frame);
       if (frame.dir == Direction::client) {
@@ -68,9 +92,11 @@ class Session {
       fail(3, fmt::format("the transcript could not be read on: {}", error->render()));
     // A host that passed gets the rest of the end phase's timeout to exit, a failed run a short
     // grace; then it is killed.
+    if (!failed() && !cut_) flush_pending();
     auto until = SteadyClock::now() + std::chrono::milliseconds(std::min(config_.timeout_ms, kFailureGraceMs));
     if (!failed()) {
-      drain_to_eof();
+      if (cut_) after_cut();
+      else drain_to_eof();
       until = std::max(until, end_deadline_);
     }
     result_.host_killed = link_.finish(until, config_.close_timeout_ms);
@@ -123,13 +149,13 @@ class Session {
   }
 
   // The host ended (or closed a pipe) before the transcript did: premature host death.
-  void host_gone(const Frame& frame, std::string_view what) {
+  void host_gone(const Frame& frame, std::string_view what) { host_gone_at(expected_at(frame), expected_sig_, what); }
+
+  void host_gone_at(const std::string& at, const std::string& sig, std::string_view what) {
     auto exit = link_.await_exit(SteadyClock::now() + std::chrono::milliseconds(kFailureGraceMs));
     std::string tail;
     if (const std::uint64_t n = tee_.stats(Direction::server).tail.bytes; n > 0)
       tail = fmt::format("; its stdout ended inside a frame, {} bytes after the last LF", n);
-    const std::string at = expected_at(frame);  // `frame` is gone once the rest is counted
-    const std::string sig = expected_sig_;
     const std::size_t expected = count_expected();
     fail(3, fmt::format("{}: {} before {} {} ({} of {} server frames received{})", at, describe_exit(exit), what, sig,
                         result_.server_frames_received, expected, tail));
@@ -139,6 +165,7 @@ class Session {
     std::string line = carry_learned_values(recorded, twin_ ? twin_->unifier() : comparer_.unifier(), result_.carried);
     live_sigs_text(Frame{Direction::client, line, std::nullopt, sink_.lines() + 1});
     line += '\n';
+    if (planner_) return queue(recorded, line);
     tee_.feed(Direction::client, line);  // recorded before it is written, like the recorder
     switch (link_.write(line, deadline())) {
       case HostLink::Event::done: ++result_.client_lines_sent; return;
@@ -152,6 +179,88 @@ class Session {
   }
 
   std::string live_sigs_text(const Frame& frame) { return signature_of(live_sigs_, frame); }
+
+  std::uint64_t next_merge_target() {
+    return config_.chaos->spec.merge ? merge_rng_.uniform(2, chaos::kMaxMergedFrames) : 1;
+  }
+
+  // Under chaos a client line waits in `pending_` until msptk next waits for a server frame (or
+  // merge's group is full), then the pending lines are written as the plan cuts them.
+  void queue(const Frame& recorded, const std::string& line) {
+    std::string wire = line;
+    // A line recorded with its CR (a framing scenario) keeps it; no second CR is added.
+    if (config_.chaos->spec.cr && !(wire.size() >= 2 && wire[wire.size() - 2] == '\r'))
+      wire.insert(wire.size() - 1, 1, '\r');
+    pending_ += wire;
+    pending_tee_ += line;
+    ++pending_frames_;
+    pending_at_ = expected_at(recorded);
+    pending_sig_ = expected_sig_;
+    if (pending_frames_ >= merge_target_) flush_pending();
+  }
+
+  void flush_pending() {
+    if (pending_.empty() || failed() || cut_) return;
+    std::string_view wire = pending_, recorded = pending_tee_;
+    std::size_t frames = pending_frames_;
+    bool cutting = false;
+    if (const auto& close_after = config_.chaos->spec.close_after) {
+      std::size_t counted = sent_frames_;
+      const std::size_t at = chaos::cut_offset(wire, counted, *close_after);
+      if (at != std::string_view::npos) {
+        cutting = true;
+        frames = *close_after - sent_frames_;
+        wire = wire.substr(0, at);
+        std::size_t end = 0;
+        for (std::size_t i = 0; i < frames; ++i) end = recorded.find('\n', end) + 1;
+        recorded = recorded.substr(0, end);
+      }
+    }
+    tee_.feed(Direction::client, recorded);  // recorded before it is written, like the recorder
+    const std::vector<chaos::Write> writes = planner_->plan(wire);
+    if (config_.chaos->spec.cr) planner_->note_cr();
+    const std::string at = pending_at_, sig = pending_sig_;
+    const std::string bytes(wire);  // `wire` views pending_, emptied next
+    pending_.clear();
+    pending_tee_.clear();
+    pending_frames_ = 0;
+    merge_target_ = next_merge_target();
+    for (const chaos::Write& w : writes) {
+      if (w.pause_us) link_.idle(std::chrono::microseconds(w.pause_us));
+      switch (link_.write(std::string_view(bytes).substr(w.offset, w.size), deadline())) {
+        case HostLink::Event::done: continue;
+        case HostLink::Event::timeout:
+          fail(1, fmt::format("{}: timed out after {} ms writing {} (the host does not read its stdin)", at,
+                              config_.timeout_ms, sig));
+          return;
+        case HostLink::Event::interrupted: interrupted(); return;
+        default: host_gone_at(at, sig, "reading"); return;
+      }
+    }
+    result_.client_lines_sent += frames;
+    sent_frames_ += frames;
+    if (cutting) {
+      link_.close_stdin();
+      cut_ = true;
+    }
+  }
+
+  // The host's stdin was closed on purpose (close-after): what it still writes is read and not
+  // judged, and it must exit within the timeout, as a host must when its client goes away.
+  void after_cut() {
+    const auto until = end_deadline_ = deadline();
+    while (true) {
+      const HostLink::Event event = link_.wait_frame(until);
+      if (event == HostLink::Event::interrupted) return interrupted();
+      if (event != HostLink::Event::frame) break;
+      (void)next_live();
+    }
+    if (!link_.await_exit(until) && !link_.interrupted_by())
+      fail(1, fmt::format("the host's stdin was closed after {} client frames (chaos close-after) and the host did not "
+                          "exit within {} ms: a host must end when its client goes away",
+                          sent_frames_, config_.timeout_ms));
+    if (link_.interrupted_by()) interrupted();
+  }
 
   // The recorded frame at the cursor: its signature, and what a live frame with the same bytes
   // needs of it (its envelope, the id copied out of the parsed frame, its role), so that such a
@@ -186,6 +295,8 @@ class Session {
   }
 
   void receive(const Frame& expected) {
+    flush_pending();
+    if (failed() || cut_) return;
     switch (link_.wait_frame(deadline())) {
       case HostLink::Event::frame: break;
       case HostLink::Event::timeout:
@@ -293,6 +404,17 @@ class Session {
   FrameRole expected_role_;
   SignatureTracker live_sigs_;
   SteadyClock::time_point end_deadline_{};
+  // --chaos (config_.chaos): the write plan, the stall, client lines not yet written.
+  std::optional<chaos::WritePlanner> planner_;
+  std::optional<chaos::StallPlan> stall_;
+  chaos::Rng merge_rng_{0};
+  std::uint64_t merge_target_ = 1;
+  std::string pending_;      // as written (CR LF under cr)
+  std::string pending_tee_;  // as recorded
+  std::size_t pending_frames_ = 0;
+  std::string pending_at_, pending_sig_;
+  std::size_t sent_frames_ = 0;
+  bool cut_ = false;
 };
 
 }  // namespace
@@ -300,13 +422,23 @@ class Session {
 void run_session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
                  FrameComparer* twin, const SessionConfig& config, ReplayResult& result) {
   result.server_frames_expected = 0;
-  Session(feed, link, tee, sink, comparer, twin, config, result).run();
+  Session session(feed, link, tee, sink, comparer, twin, config, result);
+  session.run();
   result.report.masks = comparer.accounting();
   const DiffCounts& c = result.report.counts;
   result.report.verdict = c.divergent + c.missing + c.extra + c.moved > 0 ? Verdict::divergent
                           : c.equivalent > 0                             ? Verdict::equivalent
                                                                          : Verdict::identical;
   if (result.exit_code == 0 && result.report.verdict == Verdict::divergent) result.exit_code = 1;
+  if (const chaos::ChaosRun* run = config.chaos) {
+    ReplayResult::Chaos report{chaos::to_string(run->spec), run->seed, {}, {}};
+    if (session.cut()) report.cut_after = session.sent_frames();
+    if (result.exit_code != 0) {
+      report.in_force = session.in_force();
+      result.problem += fmt::format(" [under chaos {}: {}]", run->label(), report.in_force);
+    }
+    result.chaos = std::move(report);
+  }
 }
 
 }  // namespace msptk::playback

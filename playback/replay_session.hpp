@@ -6,6 +6,7 @@
 
 #include "replay_record.hpp"
 
+#include "msptk/chaos/plan.hpp"
 #include "msptk/differ/comparer.hpp"
 #include "msptk/playback/replay.hpp"
 #include "msptk/process/host_process.hpp"
@@ -40,6 +41,10 @@ class HostLink {
   // broken: the host no longer reads its stdin.
   Event write(std::string_view bytes, SteadyClock::time_point deadline);
   void close_stdin() { host_.close_stdin(); }
+  // Reads the host's pipes for `pause` (a chaos pause: msptk keeps reading while it waits).
+  void idle(std::chrono::microseconds pause);
+  // chaos stall=MS: before the read of the host's stdout the plan picks, msptk sleeps MS.
+  void stall_with(chaos::StallPlan* plan) { stall_ = plan; }
   // Closes the host's stdin and waits for it to exit until the deadline (reading its pipes
   // meanwhile); then ends its process group with a StopLadder (SIGTERM, SIGKILL after the
   // close timeout) and returns once the group is empty. Returns true when msptk had to signal
@@ -77,6 +82,7 @@ class HostLink {
   std::vector<char> buffer_;
   std::vector<int> stop_signals_;
   bool group_outlived_host_ = false;
+  chaos::StallPlan* stall_ = nullptr;
 };
 
 struct SessionConfig {
@@ -85,6 +91,7 @@ struct SessionConfig {
   std::string actual_file;    // OUT/transcript.ndjson, or "live session"
   int close_timeout_ms = 5000;  // --close-timeout-ms (stop_ladder.hpp)
   bool keep_going = false;    // a divergent frame does not stop the run (ReplayOptions::keep_going)
+  const chaos::ChaosRun* chaos = nullptr;  // --chaos: how client lines are written (replay.hpp)
 };
 
 // Walks the recorded frames of `feed` against the host, one at a time as the feed reads them

@@ -8,6 +8,7 @@
 
 #include "msptk/differ/signature.hpp"
 #include "msptk/normalizer/canonical.hpp"
+#include "msptk/playback/chaos_stream.hpp"
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/framing.hpp"
@@ -17,7 +18,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -30,6 +33,7 @@ std::string_view to_string(ServeProblem problem) {
     case ServeProblem::frame_divergence: return "frameDivergence";
     case ServeProblem::malformed_client_frame: return "malformedClientFrame";
     case ServeProblem::client_eof: return "clientEof";
+    case ServeProblem::client_hung: return "clientHung";
   }
   return "frameDivergence";
 }
@@ -235,6 +239,7 @@ class Player {
       advance();
     }
     if (!flush(out, batch)) return false;
+    if (sink_.cut()) return cut_at(feed_.current() ? std::optional<std::size_t>(feed_.current()->line) : std::nullopt);
     if (const std::optional<Error>& error = feed_.error()) {
       report_.error = *error;
       return false;
@@ -264,11 +269,18 @@ class Player {
 
   // Writing the server frame at `line` failed with `error`: the run stops there.
   bool write_failed(std::size_t line, const std::string& signature, int error) {
+    if (error == kCutError) return cut_at(line);
     ServeFailure& f = failure(ServeProblem::client_eof);
     f.transcript_line = line;
     f.errors.push_back(fmt::format("writing server frames failed at {}:{} ({}): {}{}", script_.transcript, line,
                                    signature, std::strerror(error),
                                    error == EPIPE ? " (the client stopped reading the host's stdout)" : ""));
+    return false;
+  }
+
+  // The sink closed the client's stdin on purpose (chaos close-after): the run stops there.
+  bool cut_at(std::optional<std::size_t> line) {
+    report_.cut = ServeCut{report_.server_frames, line};
     return false;
   }
 
@@ -465,6 +477,28 @@ class Player {
   bool verbatim_ = false;                         // --verbatim: no id splice
 };
 
+// After a cut (chaos close-after), the client must close its end: what it still sends is read
+// and not judged, until its EOF (or a stop signal) within the grace; else it hung.
+void await_client_close(ByteSource& from_client, ServeFixtureReport& report, int grace_ms) {
+  std::vector<char> buffer(65536);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(grace_ms);
+  while (true) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    process::IoResult r = from_client.read_within(buffer.data(), buffer.size(), static_cast<int>(std::max<long long>(0, left)));
+    if (r.eof || (r.error && r.error != ETIMEDOUT)) return;
+    if (r.error == ETIMEDOUT || left <= 0) break;
+  }
+  report.failure.emplace();
+  ServeFailure& f = *report.failure;
+  f.problem = ServeProblem::client_hung;
+  f.transcript_line = report.cut->transcript_line;
+  f.errors.push_back(fmt::format("the host's stdout was closed after {} server frames (chaos close-after) and the "
+                                 "client did not close the host's stdin within {} ms: a client must see the EOF of "
+                                 "its host's stdout and end the session",
+                                 report.cut->server_frames, grace_ms));
+}
+
 }  // namespace
 
 ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
@@ -482,7 +516,10 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
     return report;
   }
   Player player(script, *feed, mask, to_client, report, options.verbatim);
-  if (!player.open()) return report;
+  if (!player.open()) {
+    if (report.cut) await_client_close(from_client, report, options.cut_grace_ms);
+    return report;
+  }
   // Played through: complete, whatever the client still sends (it is not read).
   if (!options.until_eof && player.played()) return report;
   LineFramer framer(script.frame_limit);
@@ -498,6 +535,7 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
       if (running) running = player.take(line) && (options.until_eof || !player.played());
     });
   }
+  if (report.cut && !report.failure) await_client_close(from_client, report, options.cut_grace_ms);
   return report;
 }
 

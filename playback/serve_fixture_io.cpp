@@ -129,14 +129,23 @@ json::value or_null(const std::optional<T>& value) {
 
 }  // namespace
 
+static void put_chaos(json::object& o, const ServeFixtureReport& report) {
+  if (!report.chaos) return;
+  json::object c{{"spec", text_of(report.chaos->spec)}, {"seed", report.chaos->seed}};
+  if (report.failure) c["inForce"] = text_of(report.chaos->in_force);
+  o["chaos"] = std::move(c);
+}
+
 void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
   json::object o;
   if (!report.failure) {
-    o["kind"] = "serveFixtureComplete";
+    o["kind"] = report.cut ? "serveFixtureCut" : "serveFixtureComplete";
     o["scenario"] = text_of(report.scenario);
     o["transcript"] = text_of(report.transcript);
     o["clientFrames"] = report.client_frames;
     o["serverFrames"] = report.server_frames;
+    if (report.cut) o["cutAtLine"] = or_null(report.cut->transcript_line);
+    put_chaos(o, report);
     out << serialize_json(o) << "\n";
     return;
   }
@@ -165,6 +174,7 @@ void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
   json::array errors;
   for (const std::string& e : f.errors) errors.push_back(text_of(quoted_prefix(e, kReportQuoteBytes)));
   o["errors"] = std::move(errors);
+  put_chaos(o, report);
   out << serialize_json(o) << "\n";
 }
 

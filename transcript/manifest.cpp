@@ -226,6 +226,14 @@ ManifestParse parse_manifest(const json::value& value) {
       p.problem("source", "manifest.type", "\"source\" must be an array");
     }
   }
+  // shrunkFrom (written by `msptk shrink`: where a shrunk scenario came from) is kept with the
+  // other members msptk does not model (`extra`), so it survives a rewrite; its shape is checked.
+  if (const json::value* shrunk = obj->if_contains("shrunkFrom")) {
+    const json::object* from = shrunk->if_object();
+    const json::value* scenario = from ? from->if_contains("scenario") : nullptr;
+    if (!scenario || !scenario->is_string())
+      p.problem("shrunkFrom", "manifest.type", "\"shrunkFrom\" must be an object with a string \"scenario\"");
+  }
   if (const json::value* capture = obj->if_contains("capture")) {
     if (capture->is_object()) {
       m.capture = capture->get_object();

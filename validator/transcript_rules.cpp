@@ -535,3 +535,24 @@ std::size_t check_transcript_file(const TranscriptContext& ctx, std::vector<Find
 }
 
 }  // namespace msptk::detail
+
+namespace msptk {
+
+std::vector<Finding> validate_frames(const std::vector<Frame>& frames, std::int64_t frame_limit) {
+  std::vector<Finding> findings;
+  std::vector<Error> problems;
+  detail::TranscriptContext ctx;
+  ctx.file = "transcript.ndjson";
+  ctx.frame_limit = frame_limit;
+  detail::TranscriptChecker checker(ctx, findings, problems);
+  std::size_t line = 0;
+  for (const Frame& f : frames) {
+    Frame numbered = f;
+    numbered.line = ++line;
+    checker.on_line(Result<Frame>(std::move(numbered)), LineFacts{true, true, false, false});
+  }
+  checker.finish();
+  return findings;
+}
+
+}  // namespace msptk

@@ -15,6 +15,7 @@
 //   --pause-us U        sleep U microseconds between written pieces
 //   --blank-lines       write an empty line before every client frame
 //   --close-early       close COMMAND's stdin right after writing the last client line
+//   --linger-ms L       sleep L ms before closing COMMAND's stdin at the end (a client that hangs)
 //   --signal NAME --after K  send signal NAME (TERM, INT, HUP, KILL) to COMMAND once K
 //                       transcript lines have been played
 // A server frame that differs from the transcript is reported as a mismatch; EOF while waiting
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
   app.add_flag("--close-early", close_early);
   app.add_option("--signal", signal_name)->check(CLI::IsMember({"TERM", "INT", "HUP", "KILL"}));
   app.add_option("--after", signal_after);
+  unsigned linger_ms = 0;
+  app.add_option("--linger-ms", linger_ms);
   app.add_option("command", command)->required();
   CLI11_PARSE(app, argc, argv);
   if (chunk == 0) chunk = 1;
@@ -98,6 +101,9 @@ int main(int argc, char** argv) {
     if (mismatch.empty()) ++matched;
   }
   if (signo && signal_after >= frames->size()) ::kill(host.pid(), signo);
+  // --linger-ms L: a client that keeps its host's stdin open L ms after the session ended (or
+  // its host's stdout did): it hangs instead of seeing EOF.
+  if (linger_ms) std::this_thread::sleep_for(std::chrono::milliseconds(linger_ms));
   host.close_stdin();
   inbox.drain_to_eof();
   process::ExitStatus exit = host.wait();

@@ -15,6 +15,13 @@
 //   --delay-ms D        sleep D ms before answering a client frame
 //   --exit-code N       exit status at the end (default 0)
 //   --stderr TEXT       write TEXT to stderr at the start
+//   --reject-cr         a host that breaks the framing rules: on a client frame ending in CR it writes a
+//                       parse error and exits 2 (by default a trailing CR is tolerated, as the rules
+//                       say a host must)
+//   --linger-ms L       once stdin ended, sleep L ms before exiting (a host that hangs after EOF)
+//   --bug-after A --bug-on B  a planted bug: once a client request of method A has arrived, the
+//                       response to a later request of method B gets "plantedBug":true first
+//                       in its result (msptk shrink's test)
 //   --home-file NAME    write "written by the host" to $HOME/NAME at the start (hermetic tests);
 //                       the report's "environment" always holds the host's whole environment
 // The report is written before dying (--die-mid-frame) and at exit. A client frame that differs
@@ -52,6 +59,15 @@ int main(int argc, char** argv) {
   app.add_option("--stderr", stderr_text);
   std::string home_file;
   app.add_option("--home-file", home_file);
+  bool reject_cr = false;
+  unsigned linger_ms = 0;
+  app.add_flag("--reject-cr", reject_cr);
+  app.add_option("--linger-ms", linger_ms);
+  std::string bug_after, bug_on;
+  app.add_option("--bug-after", bug_after);
+  app.add_option("--bug-on", bug_on);
+  bool bug_armed = false;
+  std::string last_method;
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
   if (chunk == 0) chunk = 1;
@@ -99,6 +115,23 @@ int main(int argc, char** argv) {
       if (no_read) continue;
       auto got = inbox.next();
       if (!got) break;  // the client went away
+      if (got->ends_with('\r') && !frame.wire_bytes().ends_with('\r')) {
+        if (reject_cr) {  // a host that chokes on CR LF: a parse error, then it dies
+          const std::string error = R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})" "\n";
+          e2e::paced_write(STDOUT_FILENO, error, chunk, pause_us, sent);
+          mismatch = fmt::format("transcript line {}: a client frame ending in CR", frame.line);
+          report();
+          return 2;
+        }
+        got->pop_back();
+      }
+      if (!bug_after.empty()) {
+        boost::system::error_code ec;
+        boost::json::value v = boost::json::parse(*got, ec);
+        const boost::json::value* method = !ec && v.is_object() ? v.as_object().if_contains("method") : nullptr;
+        last_method = method && method->is_string() ? std::string(method->as_string()) : std::string();
+        if (last_method == bug_after) bug_armed = true;
+      }
       if (*got != frame.wire_bytes() && mismatch.empty())
         mismatch = fmt::format("transcript line {}: expected a different client frame ({} bytes, got {})", frame.line,
                                frame.wire_bytes().size(), got->size());
@@ -110,6 +143,12 @@ int main(int argc, char** argv) {
     after_client = false;
     ++server_index;
     std::string wire = frame.wire_bytes() + "\n";
+    if (bug_armed && last_method == bug_on) {
+      if (const std::size_t at = wire.find("\"result\":{"); at != std::string::npos) {
+        wire.insert(at + 10, wire[at + 10] == '}' ? "\"plantedBug\":true" : "\"plantedBug\":true,");
+        last_method.clear();
+      }
+    }
     if (server_index == die_mid_frame) {
       e2e::paced_write(STDOUT_FILENO, std::string_view(wire).substr(0, wire.size() / 2), chunk, pause_us, sent);
       report();
@@ -118,6 +157,7 @@ int main(int argc, char** argv) {
     if (!e2e::paced_write(STDOUT_FILENO, wire, chunk, pause_us, sent)) break;
   }
   if (!no_read) inbox.drain_to_eof();
+  if (linger_ms) std::this_thread::sleep_for(std::chrono::milliseconds(linger_ms));
   report();
   if (!mismatch.empty()) {
     std::cerr << "fake_host: " << mismatch << "\n";

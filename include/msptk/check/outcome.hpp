@@ -57,6 +57,7 @@ struct ScenarioOutcome {
   std::string recording;            // the kept recording folder (--keep), "" when not kept
   std::string pending;              // check --update: the candidate left in <scenario>/.pending/, "" when none
   bool in_baseline = false;
+  std::string chaos;                // check --chaos: "split,merge (seed 42)", "" without chaos
 
   std::string id() const { return corpus + "/" + scenario; }
   bool expected_failure() const { return in_baseline && status == Status::fail; }

@@ -17,6 +17,7 @@
 // lives, so that concurrent replays cannot restore its default under one another.
 #pragma once
 
+#include "msptk/chaos/spec.hpp"
 #include "msptk/check/runner.hpp"
 #include "msptk/normalizer/registry.hpp"
 #include "msptk/process/host_environment.hpp"
@@ -24,6 +25,7 @@
 #include "msptk/validator/validator.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <functional>
 #include <string>
 #include <vector>
@@ -46,6 +48,10 @@ struct ReplayRunnerOptions {
   // review candidate <scenario>/.pending/ (review/candidates.hpp); an identical one removes an
   // old candidate and leaves nothing behind.
   bool update = false;
+  // check --chaos: every replay runs under this chaos (the same seed for each scenario, so a
+  // failing one reproduces with `msptk replay --chaos SPEC --chaos-seed S`); a run cut on
+  // purpose (close-after) passes when the host ended, without a diff of the cut recording.
+  std::optional<chaos::ChaosRun> chaos;
 };
 
 class ReplayRunner final : public ScenarioRunner {

@@ -23,6 +23,12 @@ class ByteSource {
   // Blocks until at least one byte arrived (bytes > 0), the end of the stream (eof) or a
   // failure (error = errno; ECANCELED: the reader was told to stop, e.g. by a signal).
   virtual process::IoResult read(char* buffer, std::size_t capacity) = 0;
+  // Like read, but gives up after `timeout_ms` with error = ETIMEDOUT (a peer that neither
+  // writes nor closes). Sources that never block (memory) read at once.
+  virtual process::IoResult read_within(char* buffer, std::size_t capacity, int timeout_ms) {
+    (void)timeout_ms;
+    return read(buffer, capacity);
+  }
 };
 
 class ByteSink {
@@ -31,6 +37,8 @@ class ByteSink {
   // Writes all of `bytes`, or fails with error = errno (EPIPE: the reader went away) and
   // `bytes` = how many were written before the failure.
   virtual process::IoResult write(std::string_view bytes) = 0;
+  // True once the sink closed the peer's input on purpose (chaos close-after, chaos_stream.hpp).
+  virtual bool cut() const { return false; }
 };
 
 // Reads a descriptor. When `stop_fd` (e.g. a SignalPipe's) becomes readable, a read returns
@@ -39,8 +47,11 @@ class FdSource final : public ByteSource {
  public:
   explicit FdSource(int fd, int stop_fd = -1) : fd_(fd), stop_fd_(stop_fd) {}
   process::IoResult read(char* buffer, std::size_t capacity) override;
+  process::IoResult read_within(char* buffer, std::size_t capacity, int timeout_ms) override;
 
  private:
+  process::IoResult read_until(char* buffer, std::size_t capacity, int timeout_ms);
+
   int fd_;
   int stop_fd_;
 };

@@ -29,6 +29,7 @@
 // the report warns about them.
 #pragma once
 
+#include "msptk/chaos/spec.hpp"
 #include "msptk/differ/diff.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/normalizer/registry.hpp"
@@ -61,6 +62,11 @@ struct ReplayOptions {
   // client line still waits for the server frames recorded before it), so the recording holds
   // the whole session (regen). A missing frame, an extra one or a dead host still stop it.
   bool keep_going = false;
+  // --chaos: the client lines written the way real pipes behave at their worst (chaos/spec.hpp):
+  // split, merge, delay, cr (CR LF), stall (the host's stdout not read for a while), close-after
+  // (the host's stdin closed after N client frames: the run is cut on purpose, and a host that
+  // does not exit within timeout_ms of that EOF fails). The bytes of every frame are unchanged.
+  std::optional<chaos::ChaosRun> chaos;
 };
 
 // One value a client line carried in place of the recorded one (replay_carry.hpp).
@@ -90,6 +96,16 @@ struct ReplayResult {
   std::optional<std::filesystem::path> record_dir;  // where the run was recorded
   std::optional<Error> recording_failure;     // writing OUT failed (the run went on; exit 3 if it passed)
   std::optional<Error> spawn_failure;         // HOST could not be started (exit 3; the CLI also prints it on stderr)
+  // Under --chaos: the spec and seed; on failure, what the chaos did last (the perturbation in
+  // force when the host broke, also at the end of `problem`); with close-after, the client
+  // frames sent before the host's stdin was closed on purpose (the run was cut, not failed).
+  struct Chaos {
+    std::string spec;
+    std::uint64_t seed = 0;
+    std::string in_force;
+    std::optional<std::size_t> cut_after;
+  };
+  std::optional<Chaos> chaos;
 
   bool passed() const { return exit_code == 0; }
 };

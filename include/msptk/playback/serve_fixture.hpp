@@ -74,9 +74,10 @@ Result<FixtureScript> load_fixture(const std::filesystem::path& path, const Regi
 Result<void> require_valid_scenario(const std::filesystem::path& dir, const Registry& registry,
                                     bool format_only = false);
 
-enum class ServeProblem { frame_divergence, malformed_client_frame, client_eof };
+enum class ServeProblem { frame_divergence, malformed_client_frame, client_eof, client_hung };
 
-// "frameDivergence", "malformedClientFrame", "clientEof".
+// "frameDivergence", "malformedClientFrame", "clientEof", "clientHung" (under chaos
+// close-after: the client kept its end open after its host's stdout was closed).
 std::string_view to_string(ServeProblem problem);
 
 struct ServeFailure {
@@ -89,6 +90,21 @@ struct ServeFailure {
   std::vector<std::string> errors;             // human-readable explanations
 };
 
+// A run cut on purpose by chaos close-after=N: the client's stdin (the host's stdout) was
+// closed after `server_frames` frames; the client then closed its end (or stopped the host)
+// within the grace, as a client must when its host goes away.
+struct ServeCut {
+  std::size_t server_frames = 0;
+  std::optional<std::size_t> transcript_line;  // the recorded line the run was cut at (none: at the end)
+};
+
+// The chaos a run was played under (chaos/spec.hpp), as the report names it.
+struct ServeChaos {
+  std::string spec;       // canonical spelling: "split,merge,delay=5"
+  std::uint64_t seed = 0;
+  std::string in_force;   // on failure: what the chaos streams did last ("server frame 7 written in 3 writes ...")
+};
+
 struct ServeFixtureReport {
   std::string scenario;    // the manifest's scenario id
   std::string transcript;  // the file played
@@ -96,6 +112,8 @@ struct ServeFixtureReport {
   std::size_t server_frames = 0;  // server frames written in full
   std::size_t empty_lines = 0;    // empty input lines ignored
   std::optional<ServeFailure> failure;
+  std::optional<ServeCut> cut;      // chaos close-after cut the run (kind serveFixtureCut when no failure)
+  std::optional<ServeChaos> chaos;  // set by the caller that wrapped the streams
   // A streamed script's transcript could not be read on (it changed or failed after it was
   // validated): the run stopped there; an infrastructure error (exit 3), not a verdict.
   std::optional<Error> error;
@@ -111,6 +129,9 @@ struct ServeOptions {
   // true (--verbatim): every server byte as recorded, the client's ids not spliced into
   // responses (the older upstream rule).
   bool verbatim = false;
+  // Once the sink cut the run on purpose (ByteSink::cut, chaos close-after), how long the
+  // client may take to close its end before the run fails with clientHung.
+  int cut_grace_ms = 5000;
 };
 
 // Plays `script` to a client: reads its frames from `from_client`, writes server frames to
@@ -133,7 +154,8 @@ inline constexpr std::size_t kReportQuoteBytes = 4096;
 inline constexpr std::size_t kReportDivergences = 64;
 
 // The report as ONE flat line of JSON (+ LF) with a `kind` member:
-// {"kind":"serveFixtureComplete",...} or {"kind":"serveFixtureFailure",...}, shapes in
+// {"kind":"serveFixtureComplete",...}, {"kind":"serveFixtureCut",...} (chaos close-after) or
+// {"kind":"serveFixtureFailure",...}; under chaos a `chaos` member; shapes in
 // docs/serve-fixture.md.
 void render_report_json(std::ostream& out, const ServeFixtureReport& report);
 

@@ -47,6 +47,11 @@ ValidationReport validate_paths(const std::vector<std::filesystem::path>& paths,
 // Validates one scenario folder or one transcript file (corpus rules excepted).
 ScenarioReport validate_scenario(const std::filesystem::path& path, const ValidateOptions& options);
 
+// The frame and session rules over frames in memory, as a scenario's main transcript written by
+// TranscriptWriter (canonical lines) would get them: what `validate` finds in them (msptk
+// shrink's fuzz target checks every candidate with it, without writing files).
+std::vector<Finding> validate_frames(const std::vector<Frame>& frames, std::int64_t frame_limit = kDefaultFrameLimitBytes);
+
 // Reads the "fingerprint" member of a stable bundle manifest (stable/manifest.json).
 Result<std::string> read_stable_fingerprint(const std::filesystem::path& file);
 

@@ -1,0 +1,107 @@
+// Exchange segmentation (segment.hpp).
+#include "msptk/shrink/segment.hpp"
+
+#include "msptk/transcript/json_parse.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace msptk::shrink {
+
+namespace {
+
+struct Facts {
+  FrameKind kind = FrameKind::invalid;
+  std::string method;
+  std::optional<std::string> id;  // serialized id (requests, responses)
+};
+
+Facts facts_of(const Frame& frame) {
+  Facts f;
+  auto value = parse_json(frame.json_text());
+  if (!value) return f;
+  const Envelope env = classify(*value);
+  f.kind = env.kind;
+  f.method = env.method;
+  if (env.id) f.id = boost::json::serialize(*env.id);
+  return f;
+}
+
+}  // namespace
+
+Segmentation segment(const std::vector<Frame>& frames) {
+  Segmentation seg;
+  seg.frames = frames.size();
+  std::vector<Facts> facts;
+  facts.reserve(frames.size());
+  for (const Frame& f : frames) facts.push_back(facts_of(f));
+
+  // For each request, the index of its answer (the first response from the other side with its
+  // id after it); requests never answered reach to themselves.
+  std::vector<std::size_t> reach(frames.size());
+  std::map<std::pair<Direction, std::string>, std::size_t> in_flight;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    reach[i] = i;
+    const Facts& f = facts[i];
+    if (!f.id) continue;
+    if (f.kind == FrameKind::request) {
+      in_flight[{frames[i].dir, *f.id}] = i;
+    } else if (f.kind == FrameKind::response) {
+      const Direction asker = frames[i].dir == Direction::client ? Direction::server : Direction::client;
+      auto it = in_flight.find({asker, *f.id});
+      if (it != in_flight.end()) {
+        reach[it->second] = i;
+        in_flight.erase(it);
+      }
+    }
+  }
+
+  // The handshake: through the response to the first initialize request, then the client's
+  // initialized notification if it comes before the next client request; widened so that no
+  // request in it is answered after it.
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].dir != Direction::client || facts[i].kind != FrameKind::request || facts[i].method != "initialize")
+      continue;
+    end = reach[i] + 1;
+    for (std::size_t j = end; j < frames.size(); ++j) {
+      if (frames[j].dir != Direction::client) continue;
+      if (facts[j].kind == FrameKind::notification && facts[j].method == "initialized") end = j + 1;
+      break;
+    }
+    break;
+  }
+  for (std::size_t i = 0; i < end; ++i) end = std::max(end, reach[i] + 1);
+  seg.handshake_end = std::min(end, frames.size());
+
+  // Units: a new one starts at a request when nothing is in flight.
+  std::size_t open_until = 0;  // frames before this index are inside an open exchange
+  for (std::size_t i = seg.handshake_end; i < frames.size(); ++i) {
+    const bool starts = facts[i].kind == FrameKind::request && i >= open_until;
+    if (seg.units.empty() || (starts && seg.units.back().begin != i)) seg.units.push_back(Unit{i, i + 1});
+    seg.units.back().end = i + 1;
+    open_until = std::max(open_until, reach[i] + 1);
+  }
+  return seg;
+}
+
+std::vector<std::size_t> candidate_indexes(const Segmentation& seg, const std::vector<std::size_t>& units) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < seg.handshake_end; ++i) out.push_back(i);
+  for (std::size_t u : units)
+    for (std::size_t i = seg.units[u].begin; i < seg.units[u].end; ++i) out.push_back(i);
+  return out;
+}
+
+std::vector<Frame> candidate_frames(const std::vector<Frame>& frames, const Segmentation& seg,
+                                    const std::vector<std::size_t>& units) {
+  std::vector<Frame> out;
+  for (std::size_t i : candidate_indexes(seg, units)) out.push_back(frames[i]);
+  return out;
+}
+
+}  // namespace msptk::shrink
