@@ -114,7 +114,7 @@ Runner setup_record(CLI::App& app) {
   recorder::RecordOptions* options = &cli->options;
   CLI::App* sub = app.add_subcommand(
       "record", "Spawn HOST and tee its stdio session into the scenario folder DIR (use -- before HOST)");
-  CLI::Option* out = sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty)");
+  CLI::Option* out = sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty); required unless --check");
   sub->add_option("--scenario", options->scenario, "scenario id for the manifest (default: DIR's name)");
   sub->add_option("--frame-limit-bytes", options->frame_limit_bytes,
                   "frame cap the host runs with: {frameLimitBytes} in ARGS, MSP_FRAME_LIMIT_BYTES")

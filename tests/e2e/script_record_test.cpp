@@ -7,6 +7,7 @@
 // recording so far.
 #include "e2e_support.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/manifest.hpp"
 
 #include <fmt/format.h>
