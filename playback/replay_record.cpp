@@ -124,6 +124,7 @@ std::optional<Error> ReplayRecording::finish(const recorder::Tee& tee, const std
     info_.fingerprint_source = "initialize";
   }
   manifest_.capture = recorder::capture_json(info_);
+  if (chaos_) (*manifest_.capture)["chaos"] = *chaos_;
   (*manifest_.capture)["recorder"] = "msptk replay";
   (*manifest_.capture)["replayOf"] = replayed_;
   info_.tee = nullptr;

@@ -53,11 +53,9 @@ class ReplayRecording {
   ~ReplayRecording();
 
   void write_stderr(std::string_view bytes);
-  // The run is played under chaos: the final manifest's capture says so (capture.chaos).
-  void set_chaos(std::string spec, std::uint64_t seed) {
-    info_.chaos_spec = std::move(spec);
-    info_.chaos_seed = seed;
-  }
+  // The run is played under chaos: the final manifest's capture says so
+  // ("chaos": {"spec": "split,merge", "seed": N}, after the recorder's members).
+  void set_chaos(std::string spec, std::uint64_t seed) { chaos_ = boost::json::object{{"spec", spec}, {"seed", seed}}; }
   // The final manifest; returns the first failure to write any of the three files.
   std::optional<Error> finish(const recorder::Tee& tee, const std::optional<process::ExitStatus>& exit,
                               std::uint64_t stderr_bytes, const recorder::StopInfo& stop, const LiveSink& sink);
@@ -74,6 +72,7 @@ class ReplayRecording {
   const recorder::Clock* clock_ = nullptr;
   int stderr_fd_ = -1;
   std::optional<Error> failure_;
+  std::optional<boost::json::object> chaos_;
 };
 
 }  // namespace msptk::playback

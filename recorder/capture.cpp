@@ -105,7 +105,6 @@ json::object capture_json(const CaptureInfo& info) {
       {"paths", std::move(paths)}, {"distinctValues", distinct}, {"warnings", std::move(warnings)}};
   if (info.wire_log) out["wireLog"] = json::object{{"file", *info.wire_log}, {"chunks", info.wire_log_chunks}};
   else out["wireLog"] = nullptr;
-  if (info.chaos_spec) out["chaos"] = json::object{{"spec", *info.chaos_spec}, {"seed", info.chaos_seed}};
   return out;
 }
 

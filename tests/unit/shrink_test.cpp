@@ -6,8 +6,11 @@
 #include "msptk/shrink/shrink.hpp"
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/writer.hpp"
 #include "msptk/validator/validator.hpp"
 #include "test_support.hpp"
+
+#include <boost/json/parse.hpp>
 
 #include <fmt/format.h>
 

@@ -30,7 +30,6 @@
 //                    "distinctValues": N,               // placeholders <redacted:1>..<redacted:N>
 //                    "warnings": [ { "line": N, "dir": "client", "location": "params.token",
 //                                    "method": "account/login" | "", "message": "..." } ] }
-//     "chaos": { "spec": "split,merge", "seed": N },   // only in a recording made under --chaos
 //     "flagged": [ { "line": N, "dir": "server", "reason": "oversized" | "serverCR" |
 //                    "invalidUtf8", "bytes": N } ]
 //   }
@@ -86,9 +85,6 @@ struct CaptureInfo {
   // --wire-log FILE as given, and the chunks logged (capture.wireLog; null without one).
   std::optional<std::string> wire_log;
   std::uint64_t wire_log_chunks = 0;
-  // replay --chaos: the spec (canonical spelling) and seed the recording was made under.
-  std::optional<std::string> chaos_spec;
-  std::uint64_t chaos_seed = 0;
 };
 
 boost::json::object capture_json(const CaptureInfo& info);
