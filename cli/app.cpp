@@ -1,4 +1,5 @@
 #include "verbs.hpp"
+#include "version.hpp"
 
 #include "msptk/transcript/display.hpp"
 #include "msptk/transcript/error.hpp"
@@ -25,7 +26,7 @@ int run(int argc, const char* const* argv, Streams io) {
     return run_conformance(argc - 1, argv + 1, io, "msptk conformance");
   CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
   app.name("msptk");
-  app.set_version_flag("--version", "msptk 0.1.0");
+  app.set_version_flag("--version", "msptk " MSPTK_VERSION " (commit " MSPTK_GIT_COMMIT ")");
   app.require_subcommand(1);
   app.fallthrough(false);
 
@@ -51,6 +52,7 @@ int run(int argc, const char* const* argv, Streams io) {
   app.add_subcommand("conformance", "Run as muse-conformance (validate, staleness, repin, replay, regen, serve-fixture "
                                     "over a schema/msp corpus): msptk conformance VERB --help")
       ->allow_extras();
+  add(&setup_completions);
 
   try {
     app.parse(argc, argv);
