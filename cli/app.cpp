@@ -63,9 +63,8 @@ int run(int argc, const char* const* argv, Streams io) {
     }
     if (app.get_subcommands().empty()) {
       // No verb, or a first word that is not one: say so rather than "a subcommand is required".
-      std::string known;
-      for (auto& [sub, runner] : verbs) known += (known.empty() ? "" : ", ") + sub->get_name();
-      known += ", conformance";
+      std::string known;  // in --help's order
+      for (const CLI::App* sub : app.get_subcommands({})) known += (known.empty() ? "" : ", ") + sub->get_name();
       if (argc == 1) {
         io.err << "msptk: error: a verb is required (" << known << ")\n";
       } else if (argv[1][0] == '-') {

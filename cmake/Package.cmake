@@ -37,7 +37,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png" PATTERN "man" EXCLUDE)
 
-# The Debian package: `make package` (Makefile) = cpack -G DEB in build-release/.
+# The Debian package: `make package` (Makefile) = cpack -G DEB in build-release/, after the build.
+# cpack then packs what is built rather than building every target first (the tests included).
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME msptk)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
