@@ -2,7 +2,7 @@
 # bench/compare.sh: every msptk verb timed as a whole process beside the plain tools that do
 # the least the verb must do (cmp, cat/tee, jq pipelines), on generated MSP-shaped transcripts
 # (bench/gen.cpp), writing bench/RESULTS.md: machine, inputs, medians, ratios, peak RSS and, per
-# target of issue 12, met or missed by how much.
+# target of issues 12 and 19, met or missed by how much. bench/versus.sh puts two builds side by side.
 #
 #   bench/compare.sh [--quick | --full] [--runs N] [--out FILE] [--bin DIR] [--work DIR]
 #
@@ -85,7 +85,7 @@ big=${sizes[2]}
 echo "compare.sh: $mode mode, inputs ${sizes[*]} MB, $runs runs each, work folder $work" >&2
 for s in "${sizes[@]}"; do
   d="$work/$s"
-  if [ ! -f "$d/unrelated/transcript.ndjson" ]; then
+  if [ ! -f "$d/remint/transcript.ndjson" ]; then
     rm -rf "$d"
     echo "generating $s MB inputs" >&2
     "$bin/msptk_bench_gen" --out "$d" --mb "$s" --seed 12
@@ -97,6 +97,8 @@ for s in "${sizes[@]}"; do
   d="$work/$s"
   echo "size $s MB" >&2
   measure "diff identical" "$s" "'$msptk' diff '$d/base' '$d/identical'"
+  measure "diff clientinfo" "$s" "'$msptk' diff '$d/base' '$d/clientinfo'"
+  measure "diff remint" "$s" "'$msptk' diff '$d/base' '$d/remint'"
   measure "diff equivalent" "$s" "'$msptk' diff '$d/base' '$d/equivalent'"
   measure "diff divergent" "$s" "'$msptk' diff '$d/base' '$d/divergent'"
   measure "diff unrelated" "$s" "'$msptk' diff '$d/base' '$d/unrelated'"
@@ -113,6 +115,8 @@ echo "references at $big MB" >&2
 jqdiff="jq -c '.raw|fromjson|del(.id)'"
 measure "jq diff pipeline (equivalent)" "$big" \
   "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/equivalent/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
+measure "jq diff pipeline (remint)" "$big" \
+  "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/remint/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
 measure "jq diff pipeline (divergent)" "$big" \
   "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/divergent/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
 rm -f "$work/j1" "$work/j2"
@@ -144,6 +148,8 @@ target() {
 }
 cmp_s=$(secs cmp "$big")
 target "diff identical vs cmp (x slower)" "$(ratio "$(secs "diff identical" "$big")" "$cmp_s")" 2 max "<= 2"
+target "diff clientinfo vs diff identical (x slower)" "$(ratio "$(secs "diff clientinfo" "$big")" "$(secs "diff identical" "$big")")" 2 max "<= 2"
+target "diff remint vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (remint)" "$big")" "$(secs "diff remint" "$big")")" 25 min ">= 25"
 target "diff equivalent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (equivalent)" "$big")" "$(secs "diff equivalent" "$big")")" 25 min ">= 25"
 target "diff 1% divergent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (divergent)" "$big")" "$(secs "diff divergent" "$big")")" 20 min ">= 20"
 target "validate vs jq (x faster)" "$(ratio "$(secs "jq validate pipeline" "$big")" "$(secs validate "$big")")" 10 min ">= 10"
@@ -155,17 +161,17 @@ for v in validate normalize record serve-fixture replay; do
 done
 diff_goal=96
 [ "$mode" = full ] && diff_goal=256
-for v in "diff equivalent" "diff unrelated"; do
+for v in "diff clientinfo" "diff remint" "diff equivalent" "diff unrelated"; do
   target "$v peak RSS (MiB)" "$(mib "$v" "$big")" "$diff_goal" max "<= $diff_goal"
 done
 
 scaling=""
-for v in "diff identical" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay cmp; do
+for v in "diff identical" "diff clientinfo" "diff remint" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay cmp; do
   a=$(secs "$v" "${sizes[0]}"); b=$(secs "$v" "${sizes[1]}"); c=$(secs "$v" "${sizes[2]}")
   scaling="$scaling| $v | $a | $b | $c | $(ratio "$c" "$a") | $(wall "$v" "${sizes[2]}") | $(mib "$v" "${sizes[0]}") / $(mib "$v" "${sizes[1]}") / $(mib "$v" "${sizes[2]}") |"$'\n'
 done
 refs=""
-for v in "jq diff pipeline (equivalent)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "tee pipeline" cmp; do
+for v in "jq diff pipeline (equivalent)" "jq diff pipeline (remint)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "tee pipeline" cmp; do
   refs="$refs| $v | $(cpu "$v" "$big") | $(wall "$v" "$big") | $(mib "$v" "$big") |"$'\n'
 done
 
@@ -180,14 +186,15 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "- Inputs: \`msptk_bench_gen --seed 12\` at ${sizes[*]} MB (the unit, 4x, 16x); at $big MB the base transcript has"
   echo "  $frames frames, the largest line is $largest MiB. Variants: identical copy; equivalent (client ids"
   echo "  re-minted, other clientInfo, members reordered in 1% of server frames); divergent (the equivalent copy"
-  echo "  with 1% of frames carrying another value); unrelated (another session of the same size)."
+  echo "  with 1% of frames carrying another value); unrelated (another session of the same size); clientinfo (only"
+  echo "  line 1 differs: another clientInfo version); remint (every client request id re-minted, the responses accordingly)."
   echo "- Each time is the median of $runs runs of the whole process (\`/usr/bin/time\`), peak RSS the largest of them."
   echo "  Targets are judged on $clock time (cpu: user + system of every process of the command; load average"
   echo "  when the run began: $load)."
   echo "- record: \`cat wire | msptk record --out R -- cat\` vs \`cat wire | tee f1 | cat | tee f2\`; serve-fixture: the"
   echo "  base scenario's client lines on stdin; replay: the base scenario against \`msptk serve-fixture\` of itself."
   echo
-  echo "## Targets (issue 12), at $big MB"
+  echo "## Targets (issues 12 and 19), at $big MB"
   echo
   echo "| target | measured | goal | verdict |"
   echo "|---|---|---|---|"
