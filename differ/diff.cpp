@@ -142,11 +142,12 @@ void Preparer::key(const Frame& frame, bool cached, Keep&& keep_keys) {
 void Preparer::keep_deferred(Direction dir, const Place& at, bool twin, bool quiet) {
   if (!on_side(dir, side_)) return;
   ++key_work().deferred;
+  ++deferred_;
   std::uint32_t& name = deferred_name_[static_cast<int>(dir)];  // interned once
   if (name == UINT32_MAX) name = intern(Signature{dir, FrameKind::notification, "(a twin, keys deferred)"}).first;
   p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
   p_.signature.push_back(name);
-  p_.strong.push_back(kUnkeyed);
+  p_.strong.push_back(kDeferredKey);
   p_.twin.push_back(twin);
   p_.deferred.push_back(true);
   p_.quiet.push_back(quiet);
@@ -155,6 +156,7 @@ void Preparer::keep_deferred(Direction dir, const Place& at, bool twin, bool qui
 Result<void> Preparer::settle(std::size_t k, FrameStore& store) {
   if (!p_.deferred[k]) return {};
   ++key_work().settled;
+  --deferred_;
   const FrameRef ref = p_.refs[k];
   auto frame = store.get_aside(ref);
   if (!frame) return frame.error();
@@ -392,12 +394,15 @@ class Sides {
   void settle_a(std::size_t j) { settle(va_, sa_, j); }
 
   bool same_strong(std::size_t i, std::size_t j) {
+    const std::uint64_t ki = e.strong[i], kj = a.strong[j];
+    if (ki != kDeferredKey && kj != kDeferredKey) return ki == kj;  // both known: most comparisons
     if (twins(i, j)) return true;
     settle_e(i);
     settle_a(j);
     return e.strong[i] == a.strong[j];
   }
   bool same_signature(std::size_t i, std::size_t j) {
+    if (e.strong[i] != kDeferredKey && a.strong[j] != kDeferredKey) return e.medium(i) == a.medium(j);
     if (twins(i, j)) return true;
     settle_e(i);
     settle_a(j);
@@ -405,6 +410,8 @@ class Sides {
   }
 
   const std::optional<Error>& error() const { return error_; }
+  // Whether some frame's keys are still deferred.
+  bool deferred() const { return ve_.deferred() + va_.deferred() > 0; }
 
  private:
   void settle(Preparer& preparer, FrameStore& store, std::size_t k) {
@@ -429,15 +436,23 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
     out.matched_a[blo + j] = true;
   };
   // Each level's keys are read in place or derived as they are compared: no window is copied.
-  if (level == 0) {
+  // Keys alone once none is deferred.
+  const Prepared& a = sides.e;
+  const Prepared& b = sides.a;
+  const bool keyed = !sides.deferred();
+  if (level == 0 && keyed) {
+    for_each_common([&](std::size_t i) { return a.strong[alo + i]; }, ahi - alo,
+                    [&](std::size_t j) { return b.strong[blo + j]; }, bhi - blo, mark);
+  } else if (level == 0) {
     for_each_common_by([&](std::size_t i, std::size_t j) { return sides.same_strong(alo + i, blo + j); }, ahi - alo,
                        bhi - blo, mark);
+  } else if (level == 1 && keyed) {
+    for_each_common([&](std::size_t i) { return a.medium(alo + i); }, ahi - alo,
+                    [&](std::size_t j) { return b.medium(blo + j); }, bhi - blo, mark);
   } else if (level == 1) {
     for_each_common_by([&](std::size_t i, std::size_t j) { return sides.same_signature(alo + i, blo + j); },
                        ahi - alo, bhi - blo, mark);
   } else {
-    const Prepared& a = sides.e;
-    const Prepared& b = sides.a;
     for_each_common([&](std::size_t i) { return a.weak(alo + i); }, ahi - alo,
                     [&](std::size_t j) { return b.weak(blo + j); }, bhi - blo, mark);
   }
@@ -458,10 +473,15 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
 }  // namespace
 
 Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
-                           FrameStore& sa) {
+                           FrameStore& sa, bool settle_first) {
   Sides sides(ve, va, se, sa);
   const Prepared& pe = sides.e;
   const Prepared& pa = sides.a;
+  if (settle_first) {
+    for (std::size_t i = 0; i < pe.size() && ve.deferred(); ++i) sides.settle_e(i);
+    for (std::size_t j = 0; j < pa.size() && va.deferred(); ++j) sides.settle_a(j);
+    if (sides.error()) return *sides.error();
+  }
   Alignment alignment{std::vector<bool>(pe.size()), std::vector<bool>(pa.size())};
   align(sides, 0, 0, pe.size(), 0, pa.size(), alignment);
   const std::vector<bool>& matched_e = alignment.matched_e;

@@ -115,6 +115,10 @@ struct Prepared {
   }
 };
 
+// The strong key a deferred frame holds until it is settled (a settled frame may hold it too:
+// Prepared::deferred decides; the alignment looks at the bits only for frames holding it).
+inline constexpr std::uint64_t kDeferredKey = 0x756e6b65796564ULL;
+
 // Where one line of a transcript is: its position among all frames, its 1-based line, its byte
 // offset and its size without LF (offset and size 0 for frames in memory).
 struct Place {
@@ -178,9 +182,12 @@ class Preparer {
 
   // Gives deferred frame k its keys, reading it through `store` (nothing when they are known).
   Result<void> settle(std::size_t k, FrameStore& store);
+  // The frames whose keys are still deferred.
+  std::size_t deferred() const { return deferred_; }
 
-  // The number of frames kept.
+  // The number of frames kept, and the strong key of the last one.
   std::size_t size() const { return p_.size(); }
+  std::uint64_t last_strong() const { return p_.strong[p_.size() - 1]; }
   const Prepared& prepared() const { return p_; }
 
   static std::optional<Error> refuse(const Place& at, const std::string& file);
@@ -201,8 +208,8 @@ class Preparer {
   KeyCache* cache_ = nullptr;
   ParseLimits limits_;
   bool text_keys_[2] = {false, false};  // per Direction: notifications keyed by text_key.hpp
-  static constexpr std::uint64_t kUnkeyed = 0x756e6b65796564ULL;
   std::uint32_t deferred_name_[2] = {UINT32_MAX, UINT32_MAX};  // per Direction: keep_deferred's stand-in
+  std::size_t deferred_ = 0;
   SignatureTracker tracker_;
   std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
   Prepared p_;
@@ -263,11 +270,12 @@ DiffResult new_result(std::string expected_file, std::string actual_file, const 
 // A result for two transcripts with the same frames byte for byte (no frame parsed, masks count nothing).
 DiffResult byte_identical_result(std::string expected_file, std::string actual_file, const DiffOptions& options);
 
-// Aligns the prepared keys (settling deferred ones as the alignment needs them), then compares
+// Aligns the prepared keys (settling deferred ones as the alignment needs them, or all of them
+// first with `settle_first`: few of them, or differences scattered everywhere), then compares
 // the aligned pairs in transcript order, reaching each paired frame again through its store
 // (MATCHING.md §5; see diff.hpp).
 Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
-                           FrameStore& sa);
+                           FrameStore& sa, bool settle_first = false);
 
 // What the preparers of this thread did, for the tests that hold the file path to its promise
 // (twins after a difference are not keyed): frames keyed in wire order, frames kept deferred,

@@ -18,8 +18,10 @@
 //   are paired with themselves from the expected side's line alone (FrameComparer::
 //   compare_same), so the bijections and the mask accounting are what reading both gives. A twin
 //   that may name an id (a request, a response) is decoded and keyed once for both sides, each
-//   side's tracker naming it after its own requests. A notification both sides sent elsewhere is
-//   keyed once (NotificationCache);
+//   side's tracker naming it after its own requests. Once more than a few places read on both
+//   sides hold frames with other keys (differences scattered through the session, which the
+//   alignment compares around), twins are keyed as they are read instead. A notification both
+//   sides sent elsewhere is keyed once (NotificationCache);
 // - after the alignment the paired lines that are not twins are read again through the first
 //   pass's sources, forward when near each other and at their offset when far apart (FileStore).
 // tests/unit/fast_path_test.cpp holds every path to diff_frames over the same frames in memory.
@@ -364,10 +366,22 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   Reading e = open_side(expected, kExpectedSalt);
   if (e.error) return *e.error;
   Reading a = open_side(actual, kActualSalt);
+  // Twins are deferred while at most kScattered places read on both sides (not twins) had frames
+  // with other keys. Past that the differences are scattered through the session, and Myers,
+  // which compares frames up to D positions apart around each difference, would compare most
+  // twins with other frames: keying each as it is read (once for both sides) is then cheaper
+  // than settling it later from its offset. One early difference, a clientInfo, re-minted ids
+  // (whose keys are equal) never turn deferring off.
+  constexpr std::size_t kScattered = 16;
+  std::size_t differing = 0;
+  bool defer = true;
   // Reads the next line of `side`; when `other` is given, also its next line if that is a twin.
   // Returns whether a twin was taken.
-  auto step = [&proof](Reading& side, Reading* other) {
-    auto item = other ? side.reader->next_undecoded() : side.reader->next();
+  // The expected side's line is read undecoded (decoded later if need be) while its lines were
+  // twins lately: a line that is no twin is decoded at once, in one scan.
+  bool lazy = true;
+  auto step = [&proof, &defer, &lazy](Reading& side, Reading* other) {
+    auto item = other && lazy && defer ? side.reader->next_undecoded() : side.reader->next();
     if (!item) {
       side.done = true;
       return false;
@@ -381,7 +395,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     std::optional<Preparer::Twin> twin;
     if (other && !other->done && other->reader->next_is(side.reader->line_text(), side.reader->facts()))
       twin = Preparer::Twin{&other->preparer, other->place(), &other->reader->file(), {}};
-    if (twin && !frame.exact_bytes && !side.refuses() && !other->refuses()) {
+    if (twin && defer && !frame.exact_bytes && !side.refuses() && !other->refuses()) {
       if (const std::optional<bool> quiet = proof.deferrable(*side.reader, frame)) {
         side.preparer.keep_deferred(frame.dir, side.place(), true, *quiet);
         other->preparer.keep_deferred(frame.dir, other->place(), false, *quiet);
@@ -406,8 +420,14 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     }
     return true;
   };
-  while (!e.done)
-    if (!step(e, &a) && !a.done) step(a, nullptr);
+  while (!e.done) {
+    lazy = step(e, &a);
+    if (lazy || a.done) continue;
+    step(a, nullptr);
+    const std::size_t n = e.preparer.size();
+    if (defer && (n != a.preparer.size() || (n > 0 && e.preparer.last_strong() != a.preparer.last_strong())))
+      defer = ++differing <= kScattered;
+  }
   if (e.error) return *e.error;
   while (!a.done) step(a, nullptr);
   if (a.error) return *a.error;
@@ -420,7 +440,11 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   e.reader.reset();
   a.reader.reset();
   FileStore se(std::move(*ee)), sa(std::move(*aa));
-  if (auto done = diff_prepared(result, builder, e.preparer, a.preparer, se, sa); !done) return done.error();
+  // A few deferred frames are settled at once (a pread each), and all of them when differences
+  // are scattered (the alignment would compare most): then the alignment compares keys alone.
+  const bool settle_first = !defer || e.preparer.deferred() + a.preparer.deferred() <= 256;
+  if (auto done = diff_prepared(result, builder, e.preparer, a.preparer, se, sa, settle_first); !done)
+    return done.error();
   ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {
     auto reader = TranscriptReader::open(expected);
     if (!reader) return reader.error();
