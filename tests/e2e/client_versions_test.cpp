@@ -46,6 +46,29 @@ void change(std::string& text, std::string_view from, std::string_view to) {
 
 std::size_t count_server(const std::vector<WireFrame>& frames) { return only(frames, Direction::server).size(); }
 
+// v1 (the recording's own client lines) and v2 (`v2_frames`, written to a transcript the
+// scripted client plays) recorded into tmp/v1 and tmp/v2 through `serve-fixture --keep-going`.
+// v2's run is divergent (exit 1) but gets every answer its script expects; the fixture's
+// report on v2 is returned.
+boost::json::object record_versions(const std::filesystem::path& scenario, const std::vector<WireFrame>& v2_frames,
+                                    const test::TempDir& tmp) {
+  write_transcript(tmp / "v2-client.ndjson", v2_frames);
+  const std::vector<std::string> keep_going = {"--keep-going"};
+  auto v1 = record_client({fake_client_bin(), "--transcript", (scenario / "transcript.ndjson").string()}, tmp / "v1",
+                          scenario, keep_going);
+  EXPECT_EQ(v1.exit.shell_code(), 0) << v1.err;
+  auto v2 = record_client({fake_client_bin(), "--transcript", (tmp / "v2-client.ndjson").string(), "--report",
+                           (tmp / "v2.json").string()},
+                          tmp / "v2", scenario, keep_going);
+  EXPECT_EQ(v2.exit.shell_code(), 1) << v2.err;
+  auto client = read_json_object(tmp / "v2.json");
+  EXPECT_TRUE(client["mismatch"].is_null()) << client;
+  EXPECT_FALSE(client["truncated"].as_bool());
+  EXPECT_EQ(client["serverFramesMatched"].to_number<std::size_t>(), count_server(v2_frames));
+  return fixture_report(v2.err);
+}
+
+
 std::string last_line(const std::string& text) {
   std::string trimmed = text.substr(0, text.find_last_not_of('\n') + 1);
   return trimmed.substr(trimmed.rfind('\n') + 1);
@@ -120,23 +143,7 @@ TEST(ClientVersions, KeepGoingShowsEveryChangeOfAClientVersion) {
   change(frames.at(0).second, R"("version":"0.0.0")", R"("version":"0.0.1")");
   change(frames.at(3).second, R"("workspaceRoot":"/home/me/src/proj")", R"("workspaceRoot":"/home/me/src/other")");
   change(frames.at(6).second, "Run the agent test suite and summarize failures", "Run only the unit tests");
-  write_transcript(tmp / "v2-client.ndjson", frames);
-  const std::vector<std::string> keep_going = {"--keep-going"};
-
-  auto v1 = record_client({fake_client_bin(), "--transcript", (scenario / "transcript.ndjson").string()}, tmp / "v1",
-                          scenario, keep_going);
-  ASSERT_EQ(v1.exit.shell_code(), 0) << v1.err;
-  auto v2 = record_client({fake_client_bin(), "--transcript", (tmp / "v2-client.ndjson").string(), "--report",
-                           (tmp / "v2.json").string()},
-                          tmp / "v2", scenario, keep_going);
-  // The fixture's verdict is divergent (exit 1), but v2 got every answer it expected.
-  EXPECT_EQ(v2.exit.shell_code(), 1) << v2.err;
-  auto client = read_json_object(tmp / "v2.json");
-  EXPECT_TRUE(client["mismatch"].is_null()) << client;
-  EXPECT_FALSE(client["truncated"].as_bool());
-  EXPECT_EQ(client["serverFramesMatched"].to_number<std::size_t>(), count_server(frames));
-
-  auto report = fixture_report(v2.err);
+  auto report = record_versions(scenario, frames, tmp);
   EXPECT_EQ(report["kind"], "serveFixtureFailure");
   EXPECT_EQ(report["problem"], "frameDivergence");
   EXPECT_EQ(report["divergentFrames"], 2);
@@ -179,22 +186,7 @@ TEST(ClientVersions, KeepGoingReportsAnExtraAndAMissingRequestAndPlaysOn) {
   // (lines 4-6: the request and the two server frames it gets).
   frames.emplace_back(Direction::client, R"({"jsonrpc":"2.0","id":90,"method":"model/list","params":{}})");
   frames.insert(frames.end(), recorded.begin() + 6, recorded.end());
-  write_transcript(tmp / "v2-client.ndjson", frames);
-  const std::vector<std::string> keep_going = {"--keep-going"};
-
-  auto v1 = record_client({fake_client_bin(), "--transcript", (scenario / "transcript.ndjson").string()}, tmp / "v1",
-                          scenario, keep_going);
-  ASSERT_EQ(v1.exit.shell_code(), 0) << v1.err;
-  auto v2 = record_client({fake_client_bin(), "--transcript", (tmp / "v2-client.ndjson").string(), "--report",
-                           (tmp / "v2.json").string()},
-                          tmp / "v2", scenario, keep_going);
-  EXPECT_EQ(v2.exit.shell_code(), 1) << v2.err;
-  auto client = read_json_object(tmp / "v2.json");
-  EXPECT_TRUE(client["mismatch"].is_null()) << client;
-  EXPECT_FALSE(client["truncated"].as_bool());
-  EXPECT_EQ(client["serverFramesMatched"].to_number<std::size_t>(), count_server(frames));
-
-  auto report = fixture_report(v2.err);
+  auto report = record_versions(scenario, frames, tmp);
   EXPECT_EQ(report["extraFrames"], 1) << report;
   EXPECT_EQ(report["missingFrames"], 1) << report;
   EXPECT_EQ(report["divergentFrames"], 0) << report;

@@ -207,7 +207,9 @@ TEST(ServeFixtureE2E, FollowMintedLetsAClientMintingFreshCommandIdsPassEveryScen
     EXPECT_EQ(client["serverFramesMatched"].to_number<std::size_t>(), count(frames, Direction::server));
     json::object report = stderr_report(with.err);
     EXPECT_EQ(report["kind"], "serveFixtureComplete") << with.err;
-    if (echo > 0) EXPECT_GT(report["substitutions"].to_number<std::size_t>(), 0u) << with.err;
+    if (echo > 0) {
+      EXPECT_GT(report["substitutions"].to_number<std::size_t>(), 0u) << with.err;
+    }
 
     auto without = run_client(false, tmp / "without.json");
     json::object failed = read_json_object(tmp / "without.json");
