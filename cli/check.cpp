@@ -135,6 +135,8 @@ int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
     io.out << fmt::format("{} candidate{} pending review: msptk review {}\n", pending, pending == 1 ? "" : "s",
                           fmt::join(report.corpora, " "));
   io.out << std::flush;
+  for (const check::ScenarioOutcome& outcome : report.scenarios)
+    if (outcome.update_failure) report_error(io, *outcome.update_failure);  // the report stands; exit 3 (an error)
   if (auto written = write_reports(cli, report); !written) return report_error(io, written.error());
   return report.exit_code();
 }
