@@ -310,22 +310,22 @@ TEST(Regen, BlankJustificationMembersAreEmpty) {
 }
 
 // The scenario folder spelled as tab completion writes it, as `.`, relative, through `..`, or
-// through a symlink: the same folder is rewritten, nothing is left beside it.
+// through a symlink of the same name: the same folder is rewritten, nothing is left beside it.
 TEST(Regen, AnySpellingOfTheScenarioFolderWorks) {
   TempDir tmp;
   const fs::path s = write_scenario(tmp / "s", recorded());
   fs::create_directory(tmp / "other");
-  fs::create_directory_symlink(s, tmp / "other" / "link");
+  fs::create_directory_symlink(s, tmp / "other" / "s");  // the scenario under its own name elsewhere
   const fs::path cwd = fs::current_path();
   std::size_t round = 0;
   for (const auto& [from, spelled] : std::vector<std::pair<fs::path, fs::path>>{
-           {cwd, s.string() + "/"},
+           {cwd, fs::path(s.string() + "/")},
            {s, "."},
            {s, "./"},
-           {tmp, "s"},
-           {tmp, "s/"},
+           {tmp.path(), "s"},
+           {tmp.path(), "s/"},
            {tmp / "other", "../s/."},
-           {tmp / "other", "link/"},
+           {tmp / "other", "s/"},
            {cwd, s}}) {
     ++round;
     const std::string session = "sess-" + std::to_string(round);
@@ -337,9 +337,9 @@ TEST(Regen, AnySpellingOfTheScenarioFolderWorks) {
     EXPECT_TRUE(run.result->rewritten) << spelled << run.text;
     EXPECT_FALSE(run.result->write_failure) << spelled << ": " << run.result->write_failure->render();
     EXPECT_NE(test::read_text(s / "transcript.ndjson").find(session), std::string::npos) << spelled;
-    EXPECT_TRUE(fs::is_symlink(tmp / "other" / "link")) << spelled;
+    EXPECT_TRUE(fs::is_symlink(tmp / "other" / "s")) << spelled;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(tmp)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(tmp.path())) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names, (std::vector<std::string>{"other", "s"})) << spelled;
   }
