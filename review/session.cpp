@@ -1,6 +1,7 @@
 #include "msptk/review/session.hpp"
 
 #include "msptk/differ/render.hpp"
+#include "msptk/transcript/display.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -87,10 +88,11 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
     }
     ReviewEntry entry = assessed(candidates[i], options, assessment);
     std::ostringstream text;
-    text << fmt::format("[{}/{}] {}  ({} vs {})\n", i + 1, candidates.size(), entry.candidate.id(),
-                        entry.candidate.golden.string(), entry.candidate.pending.string());
+    text << display_text(fmt::format("[{}/{}] {}  ({} vs {})", i + 1, candidates.size(), entry.candidate.id(),
+                                     entry.candidate.golden.string(), entry.candidate.pending.string()))
+         << "\n";
     if (!entry.verdict) {
-      text << "cannot assess: " << entry.error << "\n";
+      text << "cannot assess: " << display_text(entry.error) << "\n";
       terminal.show(text.str());
       summary.entries.push_back(std::move(entry));
       continue;
@@ -98,7 +100,7 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
     TextStyle style;
     style.color = options.color;
     render_text(text, assessment.diff, style);
-    for (const std::string& note : entry.notes) text << note << "\n";
+    for (const std::string& note : entry.notes) text << display_text(note) << "\n";
     terminal.show(text.str());
 
     const bool divergent = *entry.verdict == Verdict::divergent;
@@ -120,7 +122,7 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
       if (choice == "a") {
         std::optional<Justification> justification;
         if (assessment.refusal) {
-          terminal.show("cannot be accepted: " + *assessment.refusal + "\n");
+          terminal.show("cannot be accepted: " + display_text(*assessment.refusal) + "\n");
           continue;
         }
         if (divergent) {
@@ -177,8 +179,8 @@ void render_text(std::ostream& out, const ReviewSummary& summary) {
     if (e.verdict && *e.verdict == Verdict::divergent && !e.first_difference.empty())
       line += fmt::format(" ({})", e.first_difference);
     if (!e.error.empty()) line += fmt::format(": error: {}", e.error);
-    out << line << "\n";
-    for (const std::string& note : e.notes) out << "  " << note << "\n";
+    out << display_text(line) << "\n";  // names and messages quote input
+    for (const std::string& note : e.notes) out << "  " << display_text(note) << "\n";
   }
   out << fmt::format("{} candidate{}: {} accepted, {} rejected, {} pending\n", summary.entries.size(),
                      summary.entries.size() == 1 ? "" : "s", summary.count("accepted"), summary.count("rejected"),
