@@ -597,6 +597,7 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
     ++j;
   }
   result.masks = builder.comparer().accounting();
+  result.client_info = client_info_changes(builder.comparer());
   return {};
 }
 
