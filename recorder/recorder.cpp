@@ -219,7 +219,6 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     return ok.error();
   }
 
-
   process::SpawnSpec spec;
   spec.argv = info.host_argv;
   host_env->apply(spec);

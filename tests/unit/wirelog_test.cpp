@@ -28,6 +28,7 @@ TEST(WireLog, WritesOneLinePerChunkAndReadsThemBack) {
     ASSERT_TRUE(writer);
     writer->append(C, "{\"a\":1}\n");
     writer->append(S, std::string("\xff\x00", 2));
+    ASSERT_TRUE(writer->commit());  // uncommitted, the log is taken back (the host never ran)
   }
   std::ifstream in(file);
   std::string first;
