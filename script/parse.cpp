@@ -184,7 +184,11 @@ Result<Step> parse_step(const LineParser& at, const json::object& o, const Scrip
       step.body = head;
       step.method = env.method;
       step.is_request = env.kind == FrameKind::request;
-      if (step.is_request) step.id = *env.id;
+      if (step.is_request) {
+        if (env.id->is_string() && env.id->get_string().starts_with("${"))
+          return at.fail("script.member", "a request's id is written out, never a reference (responses are matched by it)");
+        step.id = *env.id;
+      }
       break;
     }
     case StepKind::quiet: {

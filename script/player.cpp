@@ -107,12 +107,14 @@ class Player {
   Result<void> await(const std::function<bool()>& done, std::string_view doing, int timeout_ms,
                      const std::function<std::string()>& instead = {}) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-    while (!done()) {
+    while (!done()) {  // done() is asked once a turn: a wait's takes its frame
       if (failure_) return *failure_;
+      // A host that never stops writing must not hold a step past its timeout either.
+      if (Clock::now() >= deadline) return timeout(doing, timeout_ms, instead ? instead() : std::string());
       const auto got = pump(deadline);
       if (failure_) return *failure_;
-      if (got == ClientLink::Got::timeout) return timeout(doing, timeout_ms, instead ? instead() : std::string());
       if (got == ClientLink::Got::closed) return closed(doing);
+      if (got == ClientLink::Got::timeout) return timeout(doing, timeout_ms, instead ? instead() : std::string());
     }
     return {};
   }
@@ -290,10 +292,9 @@ class Player {
           const auto got = pump(quiet_until);
           if (failure_) return *failure_;
           if (got == ClientLink::Got::closed) return closed(fmt::format("waiting for {} ms of quiet", step.quiet_ms));
-          if (got == ClientLink::Got::timeout) {
-            if (quiet_until < deadline) return {};  // a whole quiet period passed
+          if (got == ClientLink::Got::timeout && quiet_until < deadline) return {};  // a whole quiet period passed
+          if (got == ClientLink::Got::timeout || Clock::now() >= deadline)
             return timeout(fmt::format("waiting for {} ms of quiet", step.quiet_ms), step.timeout_ms);
-          }
         }
       }
     }

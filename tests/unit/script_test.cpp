@@ -89,6 +89,8 @@ TEST(Script, EachRuleNamesItsLine) {
   EXPECT_EQ(refused("{\"answer\": \"a\", \"error\": {\"code\": \"x\"}}\n").first, "script.member");
   EXPECT_EQ(refused("{\"quiet\": 500, \"timeoutMs\": 500}\n").first, "script.member");
   EXPECT_EQ(refused("{\"send\": {\"id\": 1, \"method\": \"a\"}}\n").first, "script.frame");
+  EXPECT_EQ(refused("{\"request\": \"a\", \"name\": \"n\"}\n{\"send\": {\"jsonrpc\": \"2.0\", \"id\": \"${n:id}\", \"method\": \"b\"}}\n").first,
+            "script.member");
   EXPECT_EQ(refused("{\"send\": {\"jsonrpc\": \"2.0\", \"method\": \"a\"}, \"wait\": false}\n").first, "script.member");
   EXPECT_EQ(refused("{\"notify\": \"a\", \"params\": {\"x\": \"${start}\"}}\n").first, "script.reference");
   EXPECT_EQ(refused("{\"notify\": \"a\", \"params\": {\"x\": \"${last :id}\"}}\n").first, "script.reference");
@@ -159,6 +161,7 @@ class FakeLink : public ClientLink {
   std::vector<std::string> sent;
   std::deque<std::string> pending;
   bool closes = false;  // the host's output ends once pending is read
+  bool endless = false;  // the host writes a tick notification whenever one is read (never quiet)
   bool send(std::string_view frame) override {
     sent.emplace_back(frame);
     auto v = parse_json(frame);
@@ -167,6 +170,7 @@ class FakeLink : public ClientLink {
     return true;
   }
   Got next(std::string& line, Clock::time_point) override {
+    if (pending.empty() && endless) pending.push_back(R"({"jsonrpc":"2.0","method":"tick"})");
     if (pending.empty()) return closes ? Got::closed : Got::timeout;
     line = pending.front();
     pending.pop_front();
@@ -269,6 +273,27 @@ TEST(Script, ATimeoutSaysWhatArrivedInstead) {
   EXPECT_EQ(outcome.failure->render(),
             "s.ndjson:2: waiting for turn/completed: timed out after 30 ms; arrived since the previous wait: "
             "turn/started, approval/request (request id \"srv-1\"), item/delta x2 [script.timeout]");
+}
+
+TEST(Script, AHostThatNeverStopsWritingCannotHoldAStepPastItsTimeout) {
+  auto s = parse("{\"quiet\": 5}\n");
+  ASSERT_TRUE(s);
+  FakeLink quiet;
+  auto o = play(*s, quiet, {});
+  EXPECT_TRUE(o.complete());  // nothing to read: quiet at once
+
+  for (const char* text : {"{\"quiet\": 5, \"timeoutMs\": 30}\n", "{\"wait\": \"done\", \"timeoutMs\": 30}\n",
+                           "{\"answer\": \"approval/request\", \"result\": {}, \"timeoutMs\": 30}\n"}) {
+    SCOPED_TRACE(text);
+    auto chatty = parse(text);
+    ASSERT_TRUE(chatty);
+    FakeLink link;
+    link.endless = true;
+    o = play(*chatty, link, {});
+    ASSERT_FALSE(o.complete());
+    EXPECT_EQ(o.failure->rule, "script.timeout");
+    EXPECT_NE(o.failure->message.find("timed out after 30 ms; "), std::string::npos) << o.failure->message;
+  }
 }
 
 TEST(Script, UnresolvableReferencesStopThePlay) {
