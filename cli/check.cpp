@@ -12,6 +12,7 @@
 #include "msptk/check/replay_runner.hpp"
 #include "msptk/check/report_json.hpp"
 #include "msptk/process/host_process.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <fmt/format.h>
@@ -127,7 +128,7 @@ Result<void> write_reports(const CheckCli& cli, const check::CheckReport& report
 }
 
 int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
-  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << warning << "\n";
+  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << display_text(warning) << "\n";
   io.out << check::summary_line(report.summary()) << "\n";
   std::size_t pending = 0;
   for (const check::ScenarioOutcome& outcome : report.scenarios) pending += outcome.pending.empty() ? 0 : 1;

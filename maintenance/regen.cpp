@@ -1,5 +1,6 @@
 // Regen: replay with a recording, then untouched / replaced / refused (regen.hpp).
 #include "msptk/maintenance/regen.hpp"
+#include "msptk/transcript/display.hpp"
 
 #include "msptk/differ/render.hpp"
 #include "msptk/playback/member_scan.hpp"
@@ -227,7 +228,9 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
 }
 
 void render_regen_text(const RegenResult& result, std::ostream& out) {
-  const std::string& file = result.replay.report.expected_file;
+  // Names and values quote input: display text (transcript/display.hpp).
+  const std::string file = display_text(result.replay.report.expected_file);
+  const std::string provenance_before = display_text(result.provenance_before);
   if (result.diff) {
     render_text(out, *result.diff);
   }
@@ -238,19 +241,20 @@ void render_regen_text(const RegenResult& result, std::ostream& out) {
     case RegenOutcome::equivalent:
       out << fmt::format("{}: equivalent under the manifest's normalize list: replaced by the host's capture, "
                          "provenance {} -> host-generated\n",
-                         file, result.provenance_before);
+                         file, provenance_before);
       return;
     case RegenOutcome::divergent: break;
   }
   if (!result.complete_capture)
-    out << fmt::format("{}: the capture is incomplete ({}): it is never written\n", file, result.replay.problem);
+    out << fmt::format("{}: the capture is incomplete ({}): it is never written\n", file,
+                       display_text(result.replay.problem));
   else if (!result.replay.problem.empty())
-    out << fmt::format("{}: first divergence: {}\n", file, result.replay.problem);
+    out << fmt::format("{}: first divergence: {}\n", file, display_text(result.replay.problem));
   out << "host wrong or fixture wrong?\n";
   if (result.rewritten)
     out << fmt::format("{}: divergent, rewritten under the manifest's regenerationJustification (which stays); "
                        "provenance {} -> host-generated\n",
-                       file, result.provenance_before);
+                       file, provenance_before);
   else
     out << fmt::format("{}: divergent: nothing rewritten (a rewrite needs a complete regenerationJustification in "
                        "the manifest: cite, rationale, trackingIssue)\n",

@@ -1,6 +1,7 @@
 #include "msptk/review/session.hpp"
 
 #include "msptk/differ/render.hpp"
+#include "msptk/transcript/display.hpp"
 
 #include <boost/json/object.hpp>
 #include <fmt/format.h>
@@ -75,10 +76,11 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
     Assessment assessment;
     ReviewEntry entry = assessed(candidates[i], options, &assessment);
     std::ostringstream text;
-    text << fmt::format("[{}/{}] {}  ({} vs {})\n", i + 1, candidates.size(), entry.candidate.id(),
-                        entry.candidate.golden.string(), entry.candidate.pending.string());
+    text << display_text(fmt::format("[{}/{}] {}  ({} vs {})", i + 1, candidates.size(), entry.candidate.id(),
+                                     entry.candidate.golden.string(), entry.candidate.pending.string()))
+         << "\n";
     if (!entry.verdict) {
-      text << "cannot assess: " << entry.error << "\n";
+      text << "cannot assess: " << display_text(entry.error) << "\n";
       terminal.show(text.str());
       summary.entries.push_back(std::move(entry));
       continue;
@@ -158,7 +160,7 @@ void render_text(std::ostream& out, const ReviewSummary& summary) {
     if (e.verdict && *e.verdict == Verdict::divergent && !e.first_difference.empty())
       line += fmt::format(" ({})", e.first_difference);
     if (!e.error.empty()) line += fmt::format(": error: {}", e.error);
-    out << line << "\n";
+    out << display_text(line) << "\n";  // names and messages quote input
   }
   out << fmt::format("{} candidate{}: {} accepted, {} rejected, {} pending\n", summary.entries.size(),
                      summary.entries.size() == 1 ? "" : "s", summary.count("accepted"), summary.count("rejected"),
