@@ -170,6 +170,18 @@ for v in "diff identical" "diff clientinfo" "diff remint" "diff equivalent" "dif
   a=$(secs "$v" "${sizes[0]}"); b=$(secs "$v" "${sizes[1]}"); c=$(secs "$v" "${sizes[2]}")
   scaling="$scaling| $v | $a | $b | $c | $(ratio "$c" "$a") | $(wall "$v" "${sizes[2]}") | $(mib "$v" "${sizes[0]}") / $(mib "$v" "${sizes[1]}") / $(mib "$v" "${sizes[2]}") |"$'\n'
 done
+# record --env-file (issue 24): every step before the host starts, at 100k and 500k lines (each
+# past what a new program may be given, ARG_MAX: the run ends at the spawn, refused by the
+# system, so the same steps are timed at both sizes). Linear: 500k / 100k is about 5.
+envrows=""
+for n in 100 500; do
+  f="$work/env-$n.env"
+  [ -f "$f" ] || awk -v n=$((n * 1000)) 'BEGIN {for (i = 0; i < n; i++) printf "MSPTK_BENCH_VARIABLE_%07d=value-%07d\n", i, i}' > "$f"
+  measure "record --env-file" "${n}k" "rm -rf '$work/envrec'; '$msptk' record --out '$work/envrec' --env-file '$f' -- /bin/true </dev/null"
+  envrows="$envrows| ${n},000 | $(cpu "record --env-file" "${n}k") | $(wall "record --env-file" "${n}k") | $(mib "record --env-file" "${n}k") |"$'\n'
+done
+envratio=$(ratio "$(cpu "record --env-file" 500k)" "$(cpu "record --env-file" 100k)")
+
 refs=""
 for v in "jq diff pipeline (equivalent)" "jq diff pipeline (remint)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "tee pipeline" cmp; do
   refs="$refs| $v | $(cpu "$v" "$big") | $(wall "$v" "$big") | $(mib "$v" "$big") |"$'\n'
@@ -214,6 +226,16 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "| command | cpu seconds | wall seconds | peak RSS MiB |"
   echo "|---|---|---|---|"
   printf '%s' "$refs"
+  echo
+  echo "## record --env-file: every step before the host starts (issue 24)"
+  echo
+  echo "\`msptk record --out R --env-file F -- /bin/true\`, F holding N lines \`NAME=VALUE\` (35 bytes each; both sizes are"
+  echo "past ARG_MAX, so the run ends at the spawn: the env file, the plan, the host's environment, the manifest and"
+  echo "the environment block are what is timed). 500k / 100k cpu: $envratio (linear: about 5; it was quadratic)."
+  echo
+  echo "| lines | cpu seconds | wall seconds | peak RSS MiB |"
+  echo "|---|---|---|---|"
+  printf '%s' "$envrows"
   if [ -f "$here/analysis.md" ]; then
     echo
     cat "$here/analysis.md"
