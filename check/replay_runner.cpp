@@ -51,6 +51,7 @@ json::value replay_json(const ReplayResult& result) {
   return json::object{{"exitCode", result.exit_code},
                       {"problem", result.problem},
                       {"hostExit", std::move(host_exit)},
+                      {"stderrTail", result.host_stderr_tail},
                       {"report", msptk::to_json(result.report)}};
 }
 

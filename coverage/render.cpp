@@ -1,5 +1,6 @@
 #include "msptk/coverage/render.hpp"
 
+#include "msptk/html/page.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <boost/json/value.hpp>
@@ -59,27 +60,10 @@ std::string detail(const Table& t, const Row& r) {
   return join(parts, "; ");
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view s) { return html::escape(s); }
 
 // An id usable in an HTML anchor for a scenario.
-std::string anchor(std::string_view scenario) {
-  std::string out = "scenario-";
-  for (char c : scenario) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
-  return out;
-}
+std::string anchor(std::string_view scenario) { return html::anchor("scenario-", scenario); }
 
 std::size_t percent(std::size_t covered, std::size_t total) { return total ? covered * 100 / total : 100; }
 
