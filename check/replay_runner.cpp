@@ -94,7 +94,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
       std::error_code ignored;
       if (!keep) fs::remove_all(dir, ignored);
     }
-  } cleanup{record_dir, options_.keep};
+  } cleanup{record_dir, options_.keep || options_.keep_until_run_ends};
 
   ReplayOptions replay;
   replay.scenario = task.dir;

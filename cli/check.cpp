@@ -223,6 +223,7 @@ int run_check(const CheckCli& cli, Streams io) {
   if (!recordings) return report_error(io, recordings.error());
   runner_options.recordings = recordings->path();
   runner_options.keep = !cli.keep.empty();
+  runner_options.keep_until_run_ends = !cli.html.empty();
   runner_options.timeout_ms = cli.timeout_ms;
   runner_options.close_timeout_ms = cli.close_timeout_ms;
   check::ReplayRunner runner(std::move(runner_options));

@@ -29,7 +29,8 @@ std::string_view comparison_css() {
   return R"(
 .cmp{margin:1em 0 2em}
 .cmp h2 code{font-size:13px}
-.entry{border:1px solid #ddd;border-radius:4px;margin:.6em 0;padding:.4em .6em}
+.entry{border:1px solid #ddd;border-left:4px solid #c62828;border-radius:4px;margin:.6em 0;padding:.4em .6em}
+.entry.equivalent{border-left-color:#2e7d32}.entry.missing,.entry.extra,.entry.moved{border-left-color:#6a1b9a}
 .entry .title{margin-bottom:.4em}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 .sides .side{font-size:12px;color:#555;margin-bottom:2px}
@@ -43,15 +44,19 @@ details.same pre{color:#444}
 
 namespace {
 
-// The lines of one transcript file a comparison shows: entries' frames whole (their JSON text),
-// folded identical frames as their first characters.
+// The lines of one transcript file a comparison shows, read in one pass: an entry's frame as its
+// pretty HTML with its places highlighted (rendered as it is read, so a multi-MiB frame is not
+// kept), a folded identical frame as its first characters.
 struct FileLines {
   std::map<std::size_t, std::string> frames;
   std::size_t lines = 0;          // lines in the file
   std::string problem;            // why the file could not be read ("" when it was)
 };
 
-FileLines read_lines(const std::string& file, const std::set<std::size_t>& whole, const std::set<std::size_t>& heads) {
+using Places = std::map<std::size_t, std::vector<std::string>>;  // line → places to highlight
+
+FileLines read_lines(const std::string& file, const Places& whole, const std::set<std::size_t>& heads,
+                     const HtmlDiffLimits& limits) {
   FileLines out;
   auto reader = TranscriptReader::open(file);
   if (!reader) {
@@ -62,8 +67,14 @@ FileLines read_lines(const std::string& file, const std::set<std::size_t>& whole
     const std::size_t line = reader->line();
     out.lines = line;
     if (!*item) continue;
-    if (whole.count(line)) out.frames[line] = std::string((*item)->json_text());
-    else if (heads.count(line)) out.frames[line] = std::string((*item)->json_text().substr(0, 240));
+    const std::string_view text = (*item)->json_text();
+    if (auto it = whole.find(line); it != whole.end()) {
+      out.frames[line] = "<pre class=\"json\">" + html::pretty_json_html(text, it->second, limits.frame_lines) + "</pre>";
+    } else if (heads.count(line)) {
+      std::size_t cut = std::min<std::size_t>(text.size(), 240);
+      while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      out.frames[line] = html::escape(text.substr(0, cut)) + (cut < text.size() ? "…" : "");
+    }
   }
   return out;
 }
@@ -96,15 +107,14 @@ DiffCounts counts_of(const json::object& c) {
   return counts;
 }
 
-std::string side_html(const FileLines& file, std::string_view name, std::size_t line, const std::vector<std::string>& places,
-                      const HtmlDiffLimits& limits) {
+std::string side_html(const FileLines& file, std::string_view name, std::size_t line) {
   if (line == 0) return "<div class=\"absent\">no frame on this side</div>";
   auto it = file.frames.find(line);
   const std::string head = fmt::format("<div class=\"side\">{} line {}</div>", name, line);
   if (it == file.frames.end())
     return head + "<div class=\"absent\">the frame cannot be shown: " +
            html::escape(file.problem.empty() ? "the file has no such line any more" : file.problem) + "</div>";
-  return head + "<pre class=\"json\">" + html::pretty_json_html(it->second, places, limits.frame_lines) + "</pre>";
+  return head + it->second;
 }
 
 }  // namespace
@@ -122,7 +132,8 @@ void render_comparison_html(std::ostream& out, const json::value& comparison, st
   const std::size_t shown = std::min(frames.size(), limits.entries);
 
   // Which lines to read: entries whole; the first frames of each identical run as heads.
-  std::set<std::size_t> expected_whole, actual_whole, heads;
+  Places expected_whole, actual_whole;
+  std::set<std::size_t> heads;
   std::size_t previous = 0;
   auto add_run = [&](std::size_t from, std::size_t to) {  // lines [from, to)
     for (std::size_t l = from; l < to && l < from + limits.fold_frames; ++l) heads.insert(l);
@@ -132,13 +143,21 @@ void render_comparison_html(std::ostream& out, const json::value& comparison, st
     if (e) {
       if (e > previous + 1) add_run(previous + 1, e);
       previous = std::max(previous, e);
-      expected_whole.insert(e);
     }
-    if (a) actual_whole.insert(a);
+    std::vector<std::string>* ex_places = e ? &expected_whole[e] : nullptr;
+    std::vector<std::string>* ac_places = a ? &actual_whole[a] : nullptr;
+    if (const json::value* d = frames[i].as_object().if_contains("divergences"); d && d->is_array()) {
+      for (const json::value& div : d->as_array()) {
+        const json::object& o = div.as_object();
+        const std::string path = str(o.if_contains("path"));
+        if (ex_places && o.contains("expected")) ex_places->push_back(path);
+        if (ac_places && o.contains("actual")) ac_places->push_back(path);
+      }
+    }
   }
   if (shown == frames.size()) add_run(previous + 1, std::numeric_limits<std::size_t>::max() - limits.fold_frames);
-  const FileLines ex = read_lines(expected_file, expected_whole, heads);
-  const FileLines ac = read_lines(actual_file, actual_whole, {});
+  const FileLines ex = read_lines(expected_file, expected_whole, heads, limits);
+  const FileLines ac = read_lines(actual_file, actual_whole, {}, limits);
 
   out << fmt::format("<section class=\"cmp\" id=\"{}\"><h2><span class=\"badge {}\">{}</span> <code>{}</code> → <code>{}</code></h2>\n",
                      html::escape(id), html::escape(verdict), html::escape(verdict), html::escape(expected_file),
@@ -156,7 +175,7 @@ void render_comparison_html(std::ostream& out, const json::value& comparison, st
                        to == from ? "" : "s", from, to);
     for (std::size_t l = from; l <= to && l < from + limits.fold_frames; ++l) {
       auto it = ex.frames.find(l);
-      out << fmt::format("{:>6}  ", l) << html::escape(it == ex.frames.end() ? std::string("…") : it->second) << '\n';
+      out << fmt::format("{:>6}  ", l) << (it == ex.frames.end() ? std::string("…") : it->second) << '\n';
     }
     if (to - from + 1 > limits.fold_frames) out << fmt::format("… and {} more\n", to - from + 1 - limits.fold_frames);
     out << "</pre></details>\n";
@@ -171,14 +190,11 @@ void render_comparison_html(std::ostream& out, const json::value& comparison, st
       if (e > previous + 1) fold(previous + 1, e - 1);
       previous = std::max(previous, e);
     }
-    std::vector<std::string> expected_places, actual_places;
     std::string rows;
     if (const json::value* d = f.if_contains("divergences"); d && d->is_array()) {
       for (const json::value& div : d->as_array()) {
         const json::object& o = div.as_object();
         const std::string path = str(o.if_contains("path"));
-        if (o.contains("expected")) expected_places.push_back(path);
-        if (o.contains("actual")) actual_places.push_back(path);
         rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html::escape(path.empty() ? "(the frame)" : path),
                             o.contains("expected") ? html::escape(serialize_json(o.at("expected"))) : "<i>absent</i>",
                             o.contains("actual") ? html::escape(serialize_json(o.at("actual"))) : "<i>absent</i>",
@@ -189,8 +205,8 @@ void render_comparison_html(std::ostream& out, const json::value& comparison, st
     if (f.contains("actualSignature")) title += " / actual: " + html::escape(str(f.if_contains("actualSignature")));
     out << fmt::format("<div class=\"entry {}\" id=\"{}-{}\"><div class=\"title\"><span class=\"badge {}\">{}</span> {}</div>\n",
                        html::escape(outcome), html::escape(id), i, html::escape(outcome), html::escape(outcome), title);
-    out << "<div class=\"sides\"><div>" << side_html(ex, "expected", e, expected_places, limits) << "</div><div>"
-        << side_html(ac, "actual", a, actual_places, limits) << "</div></div>\n";
+    out << "<div class=\"sides\"><div>" << side_html(ex, "expected", e) << "</div><div>" << side_html(ac, "actual", a)
+        << "</div></div>\n";
     if (!rows.empty())
       out << "<table class=\"divs\"><tr><th>path</th><th>expected</th><th>actual</th><th>note</th></tr>\n" << rows << "</table>\n";
     out << "</div>\n";

@@ -22,8 +22,8 @@ table{border-collapse:collapse;margin:.4em 0 1em}
 th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}
 th{background:#f0f0f0}
 .badge{display:inline-block;padding:0 6px;border-radius:3px;font-weight:600;font-size:12px;color:#fff;background:#777}
-.pass,.identical,.equivalent{background:#2e7d32}.fail,.divergent,.error{background:#c62828}
-.skip{background:#757575}.xfail{background:#ef6c00}.missing,.extra,.moved{background:#6a1b9a}
+.badge.pass,.badge.identical,.badge.equivalent{background:#2e7d32}.badge.fail,.badge.divergent,.badge.error{background:#c62828}
+.badge.skip{background:#757575}.badge.xfail{background:#ef6c00}.badge.missing,.badge.extra,.badge.moved{background:#6a1b9a}
 .muted{color:#777}
 .note{background:#fff3cd;border:1px solid #e0c36c;padding:4px 8px}
 details>summary{cursor:pointer}

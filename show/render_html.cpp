@@ -30,7 +30,7 @@ constexpr std::string_view kCss = R"(
 .err .label,.invalid .label{color:#c62828}.unmatched .label{color:#8e24aa}.unanswered .label{color:#b26a00}
 .tag{font-size:11px;padding:0 4px;border-radius:3px;background:#eee;color:#555;margin-right:4px}
 .err .tag.e,.invalid .tag.e{background:#c62828;color:#fff}.unanswered .tag.u{background:#ef6c00;color:#fff}.unmatched .tag.m{background:#8e24aa;color:#fff}
-.fold>summary .label{color:#1565c0}
+.fold>summary .label{color:#1565c0}.fold>summary .label::before{content:'▸ '}.fold[open]>summary .label::before{content:'▾ '}
 .members{margin-left:2em;border-left:3px solid #90caf9}
 .frame pre.json{margin:4px 0 8px 7em}
 .hidden{display:none}
@@ -43,6 +43,7 @@ for(var i=0;i<rows.length;i++){var ok=!q||rows[i].getAttribute('data-method').in
 document.getElementById('shown').textContent=q?(shown+' of '+rows.length+' rows match'):'';}
 box.addEventListener('input',apply);
 var m=/[#&]filter=([^&]*)/.exec(location.hash);if(m){box.value=decodeURIComponent(m[1]);}
+var o=/[#&]open=([0-9,]*)/.exec(location.hash);if(o){o[1].split(',').forEach(function(n){document.querySelectorAll('details[data-line="'+n+'"]').forEach(function(d){d.open=true;});});}
 apply();
 )";
 

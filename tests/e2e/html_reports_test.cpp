@@ -33,12 +33,12 @@ TEST(HtmlReports, ShowPageHoldsTheSequenceAndItsScriptRuns) {
   CommandRun page = run_command({msptk_bin(), "show", (show_fixture() / "transcript.ndjson").string(), "--wire-log",
                                  (show_fixture() / "wire.log").string(), "--format", "html"});
   ASSERT_EQ(page.exit.code, 0) << page.err;
-  EXPECT_EQ(page.out.find("http"), std::string::npos) << "the page must load nothing";
+  EXPECT_EQ(page.out.find("://"), std::string::npos) << "the page must load nothing";
   const fs::path html = dir.path() / "show.html";
   test::write_text(html, page.out);
   const std::string url = "file://" + html.string();
 
-  CommandRun shot = screenshot(chromium, url, dir.path() / "show.png", "1200,1100", dir.path() / "profile-shot");
+  CommandRun shot = screenshot(chromium, url + "#open=8,10", dir.path() / "show.png", "1200,1300", dir.path() / "profile-shot");
   ASSERT_TRUE(fs::exists(dir.path() / "show.png")) << shot.err;
   EXPECT_GT(test::read_text(dir.path() / "show.png").size(), 10000u);
 
@@ -51,19 +51,20 @@ TEST(HtmlReports, ShowPageHoldsTheSequenceAndItsScriptRuns) {
   const std::string last = text.out.substr(text.out.rfind('\n', text.out.size() - 2) + 1);
   EXPECT_NE(d.find("<p id=\"totals\">" + last.substr(0, last.size() - 1) + "</p>"), std::string::npos) << last;
   // A row per frame outside the folded run (lines 10-14), the run's five frames inside its fold.
-  for (int line : {1, 2, 7, 8, 21, 22, 23, 24, 27})
-    EXPECT_NE(d.find(fmt::format("class=\"row frame", line)), std::string::npos);
+  for (int line : {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
+    EXPECT_TRUE(std::regex_search(d, std::regex(fmt::format(R"(<details class="row frame [^"]*" data-line="{}")", line)))) << line;
+  EXPECT_EQ(count(d, "<details class=\"row frame"), 22u);
   EXPECT_TRUE(std::regex_search(d, std::regex(R"(<details class="row fold s" data-line="10" data-method="item/delta">)"))) << d.substr(0, 4000);
   EXPECT_NE(d.find("item/delta ×5"), std::string::npos);
   EXPECT_EQ(count(d, "class=\"frame s\" data-line=\"1"), 5u);  // lines 10-14, members of the fold
   // Pairing, the error, the unanswered request, the answer to no request, timings.
   EXPECT_NE(d.find("class=\"row frame s under\" data-line=\"8\" data-method=\"turn/start\""), std::string::npos);
-  EXPECT_NE(d.find("class=\"row frame s err\" data-line=\"21\" data-method=\"turn/interrupt\""), std::string::npos);
+  EXPECT_NE(d.find("class=\"row frame s err under\" data-line=\"21\" data-method=\"turn/interrupt\""), std::string::npos);
   EXPECT_NE(d.find("class=\"row frame c unanswered\" data-line=\"23\""), std::string::npos);
   EXPECT_NE(d.find("class=\"row frame s unmatched\" data-line=\"22\""), std::string::npos);
   EXPECT_NE(d.find("<span class=\"t\">"), std::string::npos);
   // Each frame holds its pretty JSON.
-  EXPECT_NE(d.find("  &quot;method&quot;: &quot;turn/start&quot;,"), std::string::npos);
+  EXPECT_NE(d.find("  \"method\": \"turn/start\","), std::string::npos);
 
   // The filter box, given in the address: only turn/ rows stay visible.
   CommandRun filtered = dump_dom(chromium, url + "#filter=turn/", dir.path() / "profile-filter");
@@ -87,9 +88,18 @@ TEST(HtmlReports, ShowPageHoldsAtMostTwentyThousandFrames) {
   EXPECT_NE(page.out.find("<p id=\"totals\">20005 frames: 20005 notifications"), std::string::npos);
 }
 
-// The fixture session with two server values changed and a frame taken out.
+// The fixture session without its line that is no frame (diff refuses it), as
+// dir/expected.ndjson; returned: the same with two server values changed and a frame taken out.
+std::string without_line(std::string t, const std::string& holding) {
+  const std::size_t at = t.find(holding);
+  const std::size_t start = t.rfind('\n', at) + 1;
+  t.erase(start, t.find('\n', at) + 1 - start);
+  return t;
+}
+
 fs::path changed_copy(const fs::path& dir) {
-  std::string t = test::read_text(show_fixture() / "transcript.ndjson");
+  std::string t = without_line(test::read_text(show_fixture() / "transcript.ndjson"), "sideways");
+  test::write_text(dir / "expected.ndjson", t);
   auto replace = [&](const std::string& from, const std::string& to) {
     const std::size_t at = t.find(from);
     ASSERT_NE(at, std::string::npos) << from;
@@ -97,9 +107,7 @@ fs::path changed_copy(const fs::path& dir) {
   };
   replace(R"(\"status\":\"accepted\")", R"(\"status\":\"rejected\")");
   replace(R"(\"kind\":\"agentMessage\")", R"(\"kind\":\"reasoning\")");
-  const std::size_t gone = t.find("turn/started");
-  const std::size_t start = t.rfind('\n', gone) + 1;
-  t.erase(start, t.find('\n', gone) + 1 - start);
+  t = without_line(t, "turn/started");
   const fs::path file = dir / "actual.ndjson";
   test::write_text(file, t);
   return file;
@@ -109,9 +117,10 @@ TEST(HtmlReports, DiffPageShowsBothFramesWithThePlacesHighlighted) {
   REQUIRE_CHROMIUM(chromium);
   test::TempDir dir;
   const fs::path actual = changed_copy(dir.path());
-  CommandRun page = run_command({msptk_bin(), "diff", (show_fixture() / "transcript.ndjson").string(), actual.string(), "--format", "html"});
+  const std::string expected = (dir.path() / "expected.ndjson").string();
+  CommandRun page = run_command({msptk_bin(), "diff", expected, actual.string(), "--format", "html"});
   ASSERT_EQ(page.exit.code, 1) << page.err;
-  CommandRun text = run_command({msptk_bin(), "diff", (show_fixture() / "transcript.ndjson").string(), actual.string()});
+  CommandRun text = run_command({msptk_bin(), "diff", expected, actual.string()});
   const fs::path html = dir.path() / "diff.html";
   test::write_text(html, page.out);
   const std::string url = "file://" + html.string();
@@ -125,14 +134,15 @@ TEST(HtmlReports, DiffPageShowsBothFramesWithThePlacesHighlighted) {
   const std::string verdict = text.out.substr(text.out.rfind("divergent: "));
   EXPECT_NE(d.find("<p id=\"summary\">" + verdict.substr(0, verdict.size() - 1) + "</p>"), std::string::npos) << verdict;
   // The divergent response: the place highlighted on both sides, listed beneath.
-  EXPECT_NE(d.find("<mark class=\"hl\">    &quot;status&quot;: &quot;accepted&quot;,</mark>"), std::string::npos) << d.substr(0, 5000);
-  EXPECT_NE(d.find("<mark class=\"hl\">    &quot;status&quot;: &quot;rejected&quot;,</mark>"), std::string::npos);
-  EXPECT_NE(d.find("<td>result.status</td><td>&quot;accepted&quot;</td><td>&quot;rejected&quot;</td>"), std::string::npos);
-  EXPECT_NE(d.find("<mark class=\"hl\">      &quot;kind&quot;: &quot;agentMessage&quot;,</mark>"), std::string::npos);
+  EXPECT_NE(d.find("<mark class=\"hl\">    \"status\": \"accepted\",</mark>"), std::string::npos) << d.substr(0, 5000);
+  EXPECT_NE(d.find("<mark class=\"hl\">    \"status\": \"rejected\",</mark>"), std::string::npos);
+  EXPECT_NE(d.find("<td>result.status</td><td>\"accepted\"</td><td>\"rejected\"</td>"), std::string::npos);
+  EXPECT_NE(d.find("<mark class=\"hl\">      \"kind\": \"agentMessage\",</mark>"), std::string::npos);
   // The missing frame, and the identical runs folded.
   EXPECT_NE(d.find("<span class=\"badge missing\">missing</span>"), std::string::npos);
   EXPECT_NE(d.find("<details class=\"same\"><summary>7 identical frames · expected lines 1–7</summary>"), std::string::npos);
-  EXPECT_EQ(count(d, "<div class=\"entry "), 3u + 0u) << "divergent, missing, divergent";
+  EXPECT_EQ(count(d, "<div class=\"entry "), 3u) << "divergent, missing, divergent";
+  EXPECT_NE(d.find("<details class=\"same\"><summary>11 identical frames · expected lines 16–26</summary>"), std::string::npos);
 }
 
 TEST(HtmlReports, CheckPageListsFailuresFirstWithTheirDiff) {
@@ -176,8 +186,8 @@ TEST(HtmlReports, CheckPageListsFailuresFirstWithTheirDiff) {
   EXPECT_LT(fail_row, pass_row);
   EXPECT_NE(d.find("<details class=\"scenario fail\" id=\"scenario-corpus_handshake-request-before-initialize\" open=\"\">"), std::string::npos);
   EXPECT_NE(d.find("<details class=\"scenario pass\" id=\"scenario-corpus_framing-malformed-json\">"), std::string::npos);
-  EXPECT_NE(d.find("<mark class=\"hl\">      &quot;name&quot;: &quot;another-server&quot;,</mark>"), std::string::npos);
-  EXPECT_NE(d.find("<mark class=\"hl\">      &quot;name&quot;: &quot;muse-session-server&quot;,</mark>"), std::string::npos);
+  EXPECT_NE(d.find("<mark class=\"hl\">      \"name\": \"another-server\",</mark>"), std::string::npos);
+  EXPECT_NE(d.find("<mark class=\"hl\">      \"name\": \"muse-session-server\",</mark>"), std::string::npos);
   EXPECT_NE(d.find("<td>result.serverInfo.name</td>"), std::string::npos);
   EXPECT_NE(d.find("the host starts"), std::string::npos);  // its stderr tail
   // The same data as --json: every scenario and its status.

@@ -8,6 +8,7 @@
 #include "msptk/show/show.hpp"
 #include "msptk/show/summary.hpp"
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/writer.hpp"
 #include "msptk/wirelog/timeline.hpp"
 
 #include <gtest/gtest.h>

@@ -3,10 +3,11 @@
 // its sender to its receiver, the frame's kind, method, id and summary beside it — where each
 // frame expands to its pretty JSON, a folded run of notifications expands to its frames, and a
 // filter box keeps the frames whose method holds the text typed (also from the page's address:
-// `page.html#filter=turn/`). Error responses, unanswered requests and answers to no request are
-// marked as in the text form; the totals line and the legs files head the page. The page holds
-// at most the first `max_frames` frames (20,000 by default) and says so when the transcript has
-// more (the totals still count them all), so its size does not grow without bound.
+// `page.html#filter=turn/`; `#open=8,10` opens the rows of those lines). Error responses,
+// unanswered requests and answers to no request are marked as in the text form; the totals line
+// and the legs files head the page. The page holds at most the first `max_frames` frames (20,000
+// by default) and says so when the transcript has more (the totals still count them all), so
+// its size does not grow without bound.
 #pragma once
 
 #include "msptk/show/show.hpp"
