@@ -1,16 +1,22 @@
 // msptk record --out DIR [options] -- HOST [ARGS...]: tee a live stdio session into a scenario.
 // Silent on success: stdout and stderr belong to the host's session. The exit status is the
 // host's (128+N for signal N); msptk's own failures use the exit-code contract.
+// msptk record --script SCRIPT --out DIR [options] -- HOST [ARGS...]: msptk is the client, playing
+// SCRIPT (script/); --check only checks SCRIPT. A step that cannot complete is SCRIPT:LINE and
+// exit 1 (3 when the host closed its output), the recording so far kept.
 #include "environment_options.hpp"
 #include "verbs.hpp"
 
 #include "msptk/normalizer/path.hpp"
 #include "msptk/process/stop_ladder.hpp"
 #include "msptk/recorder/recorder.hpp"
+#include "msptk/script/command_id.hpp"
+#include "msptk/script/scripted_record.hpp"
 
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 
 namespace msptk::cli {
 
@@ -30,9 +36,54 @@ bool is_fingerprint(std::string_view text) {
 struct RecordCli {
   recorder::RecordOptions options;
   process::EnvironmentOptions environment;
+  std::string script;  // --script
+  bool check = false;  // --check
+  std::int64_t seed = script::kDefaultCommandIdSeed;
+  bool seed_given = false;
 };
 
+void print_warnings(Streams io, const recorder::RecordOutcome& outcome) {
+  for (const auto& warning : outcome.warnings)
+    io.err << fmt::format("msptk: warning: {}:{}: {}\n", (outcome.dir / "transcript.ndjson").string(), warning.line,
+                          warning.message);
+}
+
+// record --script, once the script has parsed and the options are checked.
+int run_scripted(const RecordCli& cli, const script::Script& parsed, const recorder::RecordOptions& options,
+                 Streams io) {
+  recorder::RecordEnv env = recorder::RecordEnv::system();
+  env.ignore_stop_signals_after = true;
+  auto outcome = script::record_script(parsed, options, {cli.seed, options.clock_start_ms}, env);
+  if (!outcome) return report_error(io, outcome.error());
+  print_warnings(io, outcome->record);
+  if (outcome->record.recording_failure) {
+    io.err.flush();
+    return report_error(io, *outcome->record.recording_failure);
+  }
+  if (outcome->play.failure) {
+    const int code = report_error(io, *outcome->play.failure);
+    io.err << fmt::format("msptk: note: {} holds the recording up to that step (capture.status \"incomplete\")\n",
+                          outcome->record.dir.string());
+    return code;
+  }
+  return outcome->record.exit.shell_code();
+}
+
 int run_record(const RecordCli& cli, Streams io) {
+  if (cli.script.empty() && (cli.check || cli.seed_given))
+    return report_error(io, Error::usage(fmt::format("{} is for a script: give --script SCRIPT",
+                                                     cli.check ? "--check" : "--seed")));
+  // A script is checked before anything else happens (and is all --check does).
+  std::optional<script::Script> to_play;
+  if (!cli.script.empty()) {
+    auto read = script::read_script(cli.script);
+    if (!read) return report_error(io, read.error());
+    if (cli.check) {
+      io.out << fmt::format("{}: {} steps, ok\n", read->file, read->steps.size());
+      return 0;
+    }
+    to_play = std::move(*read);
+  }
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
   recorder::RecordOptions options = cli.options;
@@ -43,13 +94,12 @@ int run_record(const RecordCli& cli, Streams io) {
   if (!options.fingerprint.empty() && !is_fingerprint(options.fingerprint))
     return report_error(io, Error::usage(fmt::format("--fingerprint \"{}\" is not sha256:<64 lowercase hex>",
                                                      options.fingerprint)));
+  if (to_play) return run_scripted(cli, *to_play, options, io);
   recorder::RecordEnv env = recorder::RecordEnv::system();
   env.ignore_stop_signals_after = true;  // the recording is final once written (signals.hpp)
   auto outcome = recorder::record(options, env);
   if (!outcome) return report_error(io, outcome.error());
-  for (const auto& warning : outcome->warnings)
-    io.err << fmt::format("msptk: warning: {}:{}: {}\n", (outcome->dir / "transcript.ndjson").string(), warning.line,
-                          warning.message);
+  print_warnings(io, *outcome);
   if (outcome->recording_failure) {
     io.err.flush();
     return report_error(io, *outcome->recording_failure);
@@ -64,7 +114,7 @@ Runner setup_record(CLI::App& app) {
   recorder::RecordOptions* options = &cli->options;
   CLI::App* sub = app.add_subcommand(
       "record", "Spawn HOST and tee its stdio session into the scenario folder DIR (use -- before HOST)");
-  sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty)")->required();
+  CLI::Option* out = sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty); required unless --check");
   sub->add_option("--scenario", options->scenario, "scenario id for the manifest (default: DIR's name)");
   sub->add_option("--frame-limit-bytes", options->frame_limit_bytes,
                   "frame cap the host runs with: {frameLimitBytes} in ARGS, MSP_FRAME_LIMIT_BYTES")
@@ -92,8 +142,21 @@ Runner setup_record(CLI::App& app) {
                   "Also write every chunk read, as read, to FILE: one JSON line each (see msptk wire-log)")
       ->type_name("FILE");
   add_environment_options(*sub, cli->environment);
-  sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell")
-      ->required();
+  sub->add_option("--script", cli->script,
+                  "Be the client: play SCRIPT (NDJSON steps, docs/script.md) against HOST instead of forwarding stdin")
+      ->type_name("SCRIPT");
+  sub->add_flag("--check", cli->check, "with --script: check SCRIPT and exit (no HOST, no --out)");
+  CLI::Option* seed = sub->add_option("--seed", cli->seed,
+                  "with --script: seed of the commandIds minted for commands (UUIDv7), kept in seeds.commandIdSeed")
+      ->default_val(script::kDefaultCommandIdSeed);
+  CLI::Option* host = sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell");
+  // --out and HOST are required unless --check only checks a script.
+  sub->parse_complete_callback([cli, out, host, seed] {
+    cli->seed_given = seed->count() > 0;
+    if (cli->check) return;
+    if (out->count() == 0) throw CLI::RequiredError("--out");
+    if (host->count() == 0) throw CLI::RequiredError("HOST");
+  });
   return [cli](Streams io) { return run_record(*cli, io); };
 }
 

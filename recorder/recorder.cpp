@@ -118,6 +118,7 @@ Manifest initial_manifest(const RecordOptions& options, const std::string& scena
   m.normalize = options.normalize;
   m.id_seed = options.id_seed;
   m.clock_start_ms = options.clock_start_ms;
+  m.seeds_extra = options.seeds_extra;
   return m;
 }
 
@@ -247,6 +248,8 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (wire_log) wiring.on_chunk = [&](Direction d, std::string_view chunk) { wire_log->append(d, chunk); };
   auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr, options.close_timeout_ms);
   if (!session) return session.error();  // the host is killed and reaped by its destructor
+  boost::json::object client_capture;
+  if (env.client_done) client_capture = env.client_done();
 
   info.ended_at = format_utc(env.clock->now());
   info.exit = session->exit;
@@ -264,6 +267,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     info.fingerprint_source = "option";
   }
   manifest.capture = capture_json(info);
+  for (const auto& member : client_capture) (*manifest.capture)[member.key()] = member.value();
 
   RecordOutcome outcome;
   outcome.dir = dir;

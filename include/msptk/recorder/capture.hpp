@@ -4,7 +4,9 @@
 //
 //   "capture": {
 //     "recorder": "msptk record",
-//     "status": "recording" | "complete",     // "recording": the recorder itself died
+//     "status": "recording" | "complete",     // "recording": the recorder itself died;
+//                                             // "incomplete": record --script stopped at a step
+//     "script": {...},                        // record --script only (script/scripted_record.hpp)
 //     "host": { "argv": ["muse", "serve", ...] },
 //     "startedAt": "2025-08-07T18:22:11.000Z", "endedAt": "..." | null,
 //     "client": { "frames": N, "bytes": N, "emptyLines": N,

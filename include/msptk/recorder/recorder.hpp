@@ -38,6 +38,8 @@
 #include "msptk/recorder/forwarder.hpp"
 #include "msptk/transcript/manifest.hpp"
 
+#include <boost/json/object.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -63,6 +65,7 @@ struct RecordOptions {
   process::EnvironmentPlan environment;  // --hermetic, --env... (process/host_environment.hpp)
   std::vector<std::string> redact;       // --redact PATH (redactor.hpp)
   std::filesystem::path wire_log;        // --wire-log FILE (wirelog/wire_log.hpp); empty: none
+  boost::json::object seeds_extra;       // more members of the manifest's seeds (record --script: commandIdSeed)
 };
 
 using Spawner = std::function<Result<std::unique_ptr<process::HostProcess>>(const process::SpawnSpec&)>;
@@ -82,6 +85,12 @@ struct RecordEnv {
   // (the CLI: a client that stops its "host" just as it exits must not turn a finished
   // recording into a death by signal). Leave false where the process spawns hosts afterwards.
   bool ignore_stop_signals_after = false;
+  // A client that is not msptk's own stdin/stdout (record --script, script/scripted_record.hpp)
+  // plugs in where the client's pipe is: `wiring.client_in`/`client_out` are its pipe ends, and
+  // `client_done` is called once the session has ended, before the final manifest is written:
+  // the client finishes there, and the members it returns are set in `capture` (`script`, and
+  // `status` "incomplete" when it could not play to its end). Empty: nothing to finish.
+  std::function<boost::json::object()> client_done;
   static RecordEnv system();
 };
 

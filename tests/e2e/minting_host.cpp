@@ -1,0 +1,132 @@
+// msptk_minting_host: a small live MSP host for end-to-end tests of `msptk record --script`. Unlike
+// msptk_fake_host it plays no transcript: it answers what it is sent and mints random session
+// ids, item ids, approval ids and timestamps on every run (std::random_device), as a real host
+// does, so two recordings differ exactly where a scenario's `normalize` paths say.
+//
+//   msptk_minting_host [--silent-on METHOD] [--die-on METHOD]
+//
+// It answers initialize (a fixed result), session/start (session/started, then the result:
+// result.session.sessionId and createdAt minted), turn/start (the result with turnId = the
+// commandId, turn/started, item/started with a minted params.item.itemId, then the server
+// request approval/request id 1, 2, ... with a minted params.approvalId), approval/decide (its
+// result, approval/resolved, item/completed, turn/completed); any other request gets -32601.
+// Every notification carries a minted, increasing params.emittedAtMs. At EOF it exits 0.
+//   --silent-on METHOD  never answers a request of METHOD (a script's wait then times out)
+//   --die-on METHOD     exits at once, with status 3, when a request of METHOD arrives
+#include "tool_support.hpp"
+
+#include "msptk/transcript/json_parse.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <random>
+
+using namespace msptk;
+namespace json = boost::json;
+
+namespace {
+
+std::mt19937_64 rng{std::random_device{}()};
+
+std::string uuid() {
+  const std::uint64_t a = rng(), b = rng();
+  return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xFFFF, a & 0xFFF,
+                     0x8000 | (b >> 48 & 0x3FFF), b & 0xFFFFFFFFFFFFULL);
+}
+
+std::int64_t clock_ms = 1767225600000 + static_cast<std::int64_t>(rng() % 31536000000ULL);  // some time in 2026
+
+std::int64_t tick() { return clock_ms += 1 + static_cast<std::int64_t>(rng() % 1000); }
+
+std::string iso(std::int64_t ms) {
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, ms % 1000);
+}
+
+void write(const json::value& frame) {
+  std::string wire = serialize_json(frame) + "\n";
+  (void)process::write_all(STDOUT_FILENO, wire);
+}
+
+void notify(std::string_view method, json::object params) {
+  params["emittedAtMs"] = tick();
+  write(json::object{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+void respond(const json::value& id, json::value result) {
+  write(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+struct Turn {
+  std::string session, turn, item, approval;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string silent_on, die_on;
+  CLI::App app{"a live MSP test host that mints random ids"};
+  app.add_option("--silent-on", silent_on);
+  app.add_option("--die-on", die_on);
+  CLI11_PARSE(app, argc, argv);
+
+  e2e::Inbox inbox(STDIN_FILENO, 65536);
+  std::string session;
+  std::int64_t server_ids = 0;
+  Turn turn;
+  while (auto line = inbox.next()) {
+    auto frame = parse_json(*line);
+    if (!frame || !frame->is_object()) continue;
+    const json::object& f = frame->get_object();
+    if (!f.contains("method") || !f.contains("id")) continue;  // notifications and answers: nothing to say
+    const std::string method(f.at("method").as_string());
+    const json::value& id = f.at("id");
+    const json::object empty;
+    const json::object& params = f.contains("params") && f.at("params").is_object() ? f.at("params").get_object() : empty;
+    if (method == die_on) return 3;
+    if (method == silent_on) continue;
+    if (method == "initialize") {
+      respond(id, json::object{{"serverInfo", {{"name", "msptk-minting-host"}, {"version", "0.0.0"}}},
+                               {"schema", {{"version", 1},
+                                           {"fingerprint",
+                                            "sha256:7c94f153c41659cb3f1bd3c3e04438be254644cb2a97d65d48edc7449b74858a"}}},
+                               {"grantedCapabilities", json::array{}}});
+    } else if (method == "session/start") {
+      session = uuid();
+      const std::int64_t created = tick();
+      json::object s{{"sessionId", session}, {"status", "idle"}, {"createdAt", iso(created)}};
+      notify("session/started", json::object{{"session", s}});
+      respond(id, json::object{{"session", s}});
+    } else if (method == "turn/start") {
+      const json::value command = params.contains("commandId") ? params.at("commandId") : json::value(uuid());
+      turn = Turn{session, std::string(command.as_string()), uuid(), uuid()};
+      respond(id, json::object{{"commandId", command}, {"status", "accepted"}, {"turnId", command}});
+      notify("turn/started", json::object{{"sessionId", session}, {"turnId", turn.turn}});
+      notify("item/started", json::object{{"sessionId", session},
+                                           {"item", {{"itemId", turn.item}, {"kind", "toolCall"}, {"turnId", turn.turn},
+                                                     {"status", "inProgress"}, {"recordedAt", iso(tick())}}}});
+      write(json::object{{"jsonrpc", "2.0"},
+                         {"id", ++server_ids},
+                         {"method", "approval/request"},
+                         {"params", {{"sessionId", session}, {"approvalId", turn.approval}, {"turnId", turn.turn},
+                                     {"itemId", turn.item}}}});
+    } else if (method == "approval/decide") {
+      respond(id, json::object{{"commandId", params.contains("commandId") ? params.at("commandId") : json::value(nullptr)},
+                               {"status", "accepted"},
+                               {"approvalId", params.contains("approvalId") ? params.at("approvalId") : json::value(nullptr)}});
+      notify("approval/resolved", json::object{{"sessionId", turn.session}, {"approvalId", turn.approval},
+                                                {"itemId", turn.item}, {"decision", "approved"}});
+      notify("item/completed", json::object{{"sessionId", turn.session},
+                                             {"item", {{"itemId", turn.item}, {"kind", "toolCall"}, {"turnId", turn.turn},
+                                                       {"status", "completed"}, {"recordedAt", iso(tick())}}}});
+      notify("turn/completed", json::object{{"sessionId", turn.session}, {"turnId", turn.turn}, {"terminal", "completed"}});
+    } else {
+      write(json::object{{"jsonrpc", "2.0"}, {"id", id},
+                         {"error", {{"code", -32601}, {"message", "method not found"}, {"data", {{"kind", "methodNotFound"}}}}}});
+    }
+  }
+  return 0;
+}
