@@ -32,7 +32,7 @@ std::string_view comparison_css() {
 .entry{border:1px solid #ddd;border-left:4px solid #c62828;border-radius:4px;margin:.6em 0;padding:.4em .6em}
 .entry.equivalent{border-left-color:#2e7d32}.entry.missing,.entry.extra,.entry.moved{border-left-color:#6a1b9a}
 .entry .title{margin-bottom:.4em}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+.sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:8px}
 .sides .side{font-size:12px;color:#555;margin-bottom:2px}
 .sides .absent{color:#999;font-style:italic;padding:6px}
 table.divs{font-size:12.5px;margin:.5em 0 0}
