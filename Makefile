@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MSPTK := build/bin/msptk
 SHARED_CORPUS := ../shared/msp-corpus/transcripts
 
-.PHONY: deps configure build test demo bench fuzz clean
+.PHONY: deps configure build test demo bench fuzz package clean
 
 deps:
 	@scripts/install-deps
@@ -38,6 +38,14 @@ fuzz:
 	@cmake --preset fuzz >/dev/null
 	@cmake --build --preset fuzz -j $(JOBS) -- --no-print-directory
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run-fuzzers
+
+# The Debian package (CPack, cmake/Package.cmake): build-release/msptk_<version>_<arch>.deb, which
+# `apt-get install ./build-release/msptk_*.deb` installs (binary, muse-conformance, man pages,
+# completions, headers, CMake package, pkg-config file).
+package: deps
+	@cmake --preset release -DMSPTK_BUILD_TESTS=OFF >/dev/null
+	@cmake --build build-release -j $(JOBS) -- --no-print-directory
+	@cd build-release && cpack -G DEB
 
 clean:
 	rm -rf build build-release build-asan build-fuzz

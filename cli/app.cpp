@@ -1,4 +1,5 @@
 #include "verbs.hpp"
+#include "version.hpp"
 
 #include "msptk/transcript/display.hpp"
 #include "msptk/transcript/error.hpp"
@@ -25,7 +26,7 @@ int run(int argc, const char* const* argv, Streams io) {
     return run_conformance(argc - 1, argv + 1, io, "msptk conformance");
   CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
   app.name("msptk");
-  app.set_version_flag("--version", "msptk 0.1.0");
+  app.set_version_flag("--version", "msptk " MSPTK_VERSION " (commit " MSPTK_GIT_COMMIT ")");
   app.require_subcommand(1);
   app.fallthrough(false);
 
@@ -52,6 +53,7 @@ int run(int argc, const char* const* argv, Streams io) {
   app.add_subcommand("conformance", "Run as muse-conformance (validate, staleness, repin, replay, regen, serve-fixture "
                                     "over a schema/msp corpus): msptk conformance VERB --help")
       ->allow_extras();
+  add(&setup_completions);
 
   try {
     app.parse(argc, argv);
@@ -62,9 +64,8 @@ int run(int argc, const char* const* argv, Streams io) {
     }
     if (app.get_subcommands().empty()) {
       // No verb, or a first word that is not one: say so rather than "a subcommand is required".
-      std::string known;
-      for (auto& [sub, runner] : verbs) known += (known.empty() ? "" : ", ") + sub->get_name();
-      known += ", conformance";
+      std::string known;  // in --help's order
+      for (const CLI::App* sub : app.get_subcommands({})) known += (known.empty() ? "" : ", ") + sub->get_name();
       if (argc == 1) {
         io.err << "msptk: error: a verb is required (" << known << ")\n";
       } else if (argv[1][0] == '-') {

@@ -45,6 +45,7 @@ int run_guarded(const Runner& runner, Streams io);
 Runner setup_staleness(CLI::App& app);
 Runner setup_repin(CLI::App& app);
 Runner setup_regen(CLI::App& app);
+Runner setup_completions(CLI::App& app);  // needs the whole command line: added last
 
 // Options shared by the corpus maintenance verbs (cli/staleness.cpp).
 void add_root_option(CLI::App& sub, std::string& root);

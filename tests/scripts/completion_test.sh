@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Shell completion, driven the way bash drives it: the script `msptk completions bash` prints
+# (the one the build installs) is sourced, COMP_WORDS/COMP_CWORD are set as bash sets them for a
+# command line, and the completion function's COMPREPLY is checked. zsh's script must parse.
+# Usage: completion_test.sh MSPTK BUILD_DIR
+set -uo pipefail
+msptk=$1 build=$2
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus/scen-a" "$work/corpus/scen-b"
+: >"$work/corpus/scen-a/manifest.json"
+
+"$msptk" completions bash >"$work/msptk.bash" || fail "msptk completions bash: exit $?"
+cmp -s "$work/msptk.bash" "$build/share/bash-completion/completions/msptk" ||
+  fail "the installed bash completion differs from 'msptk completions bash'"
+
+# complete LINE: the candidates bash offers for the last word of LINE (a trailing space: a new word).
+complete_line() {
+  (cd "$work" && bash -c '
+    source ./msptk.bash
+    read -r -a COMP_WORDS <<<"$1"
+    [[ $1 == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+    COMP_LINE=$1 COMP_POINT=${#1}
+    _msptk
+    printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$1")
+}
+expect() {  # expect LINE WORD...: each WORD is among the candidates
+  local line=$1 got
+  shift
+  got=$(complete_line "$line")
+  for word in "$@"; do
+    grep -qx -- "$word" <<<"$got" || fail "'$line<TAB>' does not offer '$word' (got: $(tr '\n' ' ' <<<"$got"))"
+  done
+}
+refuse() {  # refuse LINE WORD...: no WORD is among the candidates
+  local line=$1 got
+  shift
+  got=$(complete_line "$line")
+  for word in "$@"; do
+    grep -qx -- "$word" <<<"$got" && fail "'$line<TAB>' offers '$word'"
+  done
+}
+
+# Every verb of msptk --help, after the program name.
+mapfile -t verbs < <("$msptk" --help | awk '/^Subcommands:/ {on = 1; next} on && /^  [a-z]/ {print $1}')
+expect "msptk " "${verbs[@]}"
+expect "msptk re" record replay review regen repin
+refuse "msptk re" diff validate
+# A verb's options, its option values from their choices, paths elsewhere.
+expect "msptk diff --" --format --mask --side --color --path
+expect "msptk diff --format " text json
+refuse "msptk diff --format " html
+expect "msptk diff --mask " unify erase
+expect "msptk coverage --format " text json html
+expect "msptk check --sh" --shard
+expect "msptk check corpus/s" corpus/scen-a corpus/scen-b
+expect "msptk serve-fixture --transcript corpus/" corpus/scen-a corpus/scen-b
+refuse "msptk validate --" --shard
+# Every option of every verb is offered after "msptk VERB --".
+for verb in "${verbs[@]}"; do
+  [ "$verb" = conformance ] && continue
+  mapfile -t options < <("$msptk" "$verb" --help | awk '/^ +-/ { col = $0; sub(/   .*/, "", col)
+      while (match(col, /--[a-z0-9][a-z0-9-]*/)) { print substr(col, RSTART, RLENGTH); col = substr(col, RSTART + RLENGTH) } }')
+  expect "msptk $verb --" "${options[@]}"
+done
+
+# zsh: the script parses, and compinit would take it (#compdef first).
+"$msptk" completions zsh >"$work/_msptk" || fail "msptk completions zsh: exit $?"
+head -n 1 "$work/_msptk" | grep -qx '#compdef msptk' || fail "_msptk does not start with #compdef msptk"
+if command -v zsh >/dev/null; then
+  zsh -n "$work/_msptk" || fail "zsh -n _msptk: the zsh completion does not parse"
+  for verb in "${verbs[@]}"; do
+    grep -q "^_msptk_${verb//-/_}()" "$work/_msptk" || fail "_msptk has no function for $verb"
+  done
+else
+  echo "note: zsh is not installed: the zsh script's syntax was not checked"
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "completion: ${#verbs[@]} verbs, their options and option values complete in bash; zsh parses"
