@@ -13,6 +13,7 @@
 #include "msptk/check/replay_runner.hpp"
 #include "msptk/check/report_json.hpp"
 #include "msptk/process/host_process.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <fmt/format.h>
@@ -133,7 +134,7 @@ Result<void> write_reports(const CheckCli& cli, const check::CheckReport& report
 }
 
 int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
-  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << warning << "\n";
+  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << display_text(warning) << "\n";
   io.out << check::summary_line(report.summary()) << "\n";
   std::size_t pending = 0;
   for (const check::ScenarioOutcome& outcome : report.scenarios) pending += outcome.pending.empty() ? 0 : 1;
@@ -141,6 +142,8 @@ int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
     io.out << fmt::format("{} candidate{} pending review: msptk review {}\n", pending, pending == 1 ? "" : "s",
                           fmt::join(report.corpora, " "));
   io.out << std::flush;
+  for (const check::ScenarioOutcome& outcome : report.scenarios)
+    if (outcome.update_failure) report_error(io, *outcome.update_failure);  // the report stands; exit 3 (an error)
   if (auto written = write_reports(cli, report); !written) return report_error(io, written.error());
   return report.exit_code();
 }

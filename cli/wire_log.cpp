@@ -3,6 +3,7 @@
 // check them against a transcript.
 #include "verbs.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -52,7 +53,8 @@ int run_wire_log(const WireLogCli& cli, Streams io) {
   } else if (cli.rebuild.empty()) {
     wirelog::render_table(io.out, cli.file, analysis);
   } else {
-    io.out << cli.file << ": " << analysis.frames.size() << " frames rebuilt into " << cli.rebuild << "\n";
+    io.out << display_text(cli.file) << ": " << analysis.frames.size() << " frames rebuilt into "
+           << display_text(cli.rebuild) << "\n";
   }
   return check && !check->same() ? 1 : 0;
 }

@@ -698,6 +698,7 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, const Prepared&
     ++j;
   }
   result.masks = builder.comparer().accounting();
+  result.client_info = client_info_changes(builder.comparer());
   return {};
 }
 

@@ -60,7 +60,12 @@ std::string escape(std::string_view text) {
 
 std::string anchor(std::string_view prefix, std::string_view text) {
   std::string out(prefix);
-  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((b < 0x80 && std::isalnum(b)) || c == '-') out += c;
+    else if (c == '_') out += "__";
+    else out += fmt::format("_{:02x}", b);
+  }
   return out;
 }
 

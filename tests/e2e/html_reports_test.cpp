@@ -179,13 +179,13 @@ TEST(HtmlReports, CheckPageListsFailuresFirstWithTheirDiff) {
   EXPECT_EQ(d.find("id=\"script-error\""), std::string::npos);
   EXPECT_NE(d.find("1 passed, 1 failed, 0 skipped"), std::string::npos) << d.substr(0, 3000);
   // The failure's row comes first, and its section is open with the diff of the recording.
-  const std::size_t fail_row = d.find("<tr class=\"fail\"><td><span class=\"badge fail\">FAIL</span></td><td><a href=\"#scenario-corpus_handshake-request-before-initialize\">");
-  const std::size_t pass_row = d.find("<tr class=\"pass\"><td><span class=\"badge pass\">PASS</span></td><td><a href=\"#scenario-corpus_framing-malformed-json\">");
+  const std::size_t fail_row = d.find("<tr class=\"fail\"><td><span class=\"badge fail\">FAIL</span></td><td><a href=\"#scenario-corpus_2fhandshake-request-before-initialize\">");
+  const std::size_t pass_row = d.find("<tr class=\"pass\"><td><span class=\"badge pass\">PASS</span></td><td><a href=\"#scenario-corpus_2fframing-malformed-json\">");
   ASSERT_NE(fail_row, std::string::npos) << d.substr(0, 4000);
   ASSERT_NE(pass_row, std::string::npos);
   EXPECT_LT(fail_row, pass_row);
-  EXPECT_NE(d.find("<details class=\"scenario fail\" id=\"scenario-corpus_handshake-request-before-initialize\" open=\"\">"), std::string::npos);
-  EXPECT_NE(d.find("<details class=\"scenario pass\" id=\"scenario-corpus_framing-malformed-json\">"), std::string::npos);
+  EXPECT_NE(d.find("<details class=\"scenario fail\" id=\"scenario-corpus_2fhandshake-request-before-initialize\" open=\"\">"), std::string::npos);
+  EXPECT_NE(d.find("<details class=\"scenario pass\" id=\"scenario-corpus_2fframing-malformed-json\">"), std::string::npos);
   EXPECT_NE(d.find("<mark class=\"hl\">      \"name\": \"another-server\",</mark>"), std::string::npos);
   EXPECT_NE(d.find("<mark class=\"hl\">      \"name\": \"muse-session-server\",</mark>"), std::string::npos);
   EXPECT_NE(d.find("<td>result.serverInfo.name</td>"), std::string::npos);
@@ -193,7 +193,7 @@ TEST(HtmlReports, CheckPageListsFailuresFirstWithTheirDiff) {
   // The same data as --json: every scenario and its status.
   const boost::json::value report = boost::json::parse(test::read_text(dir.path() / "check.json"));
   for (const auto& s : report.at("scenarios").as_array())
-    EXPECT_NE(d.find(fmt::format("id=\"scenario-corpus_{}\"", std::string(s.at("scenario").as_string()))), std::string::npos);
+    EXPECT_NE(d.find(fmt::format("id=\"scenario-corpus_2f{}\"", std::string(s.at("scenario").as_string()))), std::string::npos);
 }
 
 }  // namespace

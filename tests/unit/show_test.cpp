@@ -166,7 +166,7 @@ TEST(Html, HighlightsThePlacesAndEscapes) {
             "{\n<mark class=\"hl\">  &quot;a&quot;: {</mark>\n<mark class=\"hl\">    &quot;x&quot;: &quot;&lt;b&gt;&quot;</mark>\n"
             "<mark class=\"hl\">  },</mark>\n  &quot;b&quot;: 2\n}\n");
   EXPECT_EQ(html::escape("a&'\""), "a&amp;&#39;&quot;");
-  EXPECT_EQ(html::anchor("s-", "a/b c"), "s-a_b_c");
+  EXPECT_EQ(html::anchor("s-", "a/b_c"), "s-a_2fb__c");
 }
 
 }  // namespace

@@ -46,8 +46,9 @@ struct ReplayRunnerOptions {
   // DIR/<corpus>/<scenario>/.
   process::EnvironmentPlan environment;
   // check --update: a recording that is not identical to the golden scenario is kept as the
-  // review candidate <scenario>/.pending/ (review/candidates.hpp); an identical one removes an
-  // old candidate and leaves nothing behind.
+  // review candidate <scenario>/.pending/ (review/candidates.hpp) with whether it is complete;
+  // an identical one removes an old candidate and leaves nothing behind. The replay then runs
+  // with keep_going (a divergent frame does not stop the recording), as regen's does.
   bool update = false;
 };
 

@@ -87,6 +87,7 @@ struct DiffResult {
                                    // (empty when they went to DiffOptions::sink)
   MaskMode mode = MaskMode::unify;
   std::vector<MaskUse> masks;      // per declared path
+  std::vector<PathDivergence> client_info;  // clientInfo values that differ (unified: client_info_changes)
   bool byte_identical = false;     // the byte fast path: no frame parsed, masks counted nothing
   std::vector<std::string> warnings;  // stale declarations
 };

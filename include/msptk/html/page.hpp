@@ -24,7 +24,9 @@ namespace msptk::html {
 std::string escape(std::string_view text);
 void append_escaped(std::string& out, std::string_view text);
 
-// An id usable as an HTML anchor: `prefix` then the text's letters, digits, '-' and '_', others as '_'.
+// An id usable as an HTML anchor, one-to-one: `prefix`, then the text with ASCII letters, digits
+// and '-' as they are, '_' as "__", any other byte as '_' and two lowercase hex digits
+// ("a.b" -> "a_2eb", "a_b" -> "a__b"), so two texts never share an id.
 std::string anchor(std::string_view prefix, std::string_view text);
 
 struct PageOptions {
