@@ -107,6 +107,7 @@ for s in "${sizes[@]}"; do
   measure "record" "$s" "rm -rf '$work/rec'; cat '$d/wire.ndjson' | '$msptk' record --out '$work/rec' -- cat"
   measure "serve-fixture" "$s" "'$msptk' serve-fixture --transcript '$d/base' < '$d/client.wire'"
   measure "replay" "$s" "'$msptk' replay --transcript '$d/base' -- '$msptk' serve-fixture --transcript '$d/base'"
+  measure "show" "$s" "'$msptk' show '$d/base' --width 0"
   measure "cmp" "$s" "cmp '$d/base/transcript.ndjson' '$d/identical/transcript.ndjson'"
 done
 d="$work/$big"
@@ -122,6 +123,7 @@ measure "jq diff pipeline (divergent)" "$big" \
 rm -f "$work/j1" "$work/j2"
 measure "jq validate pipeline" "$big" "jq -c '.raw|fromjson' '$d/base/transcript.ndjson'"
 measure "jq normalize pipeline" "$big" "jq -c '.raw|fromjson|del(.id)' '$d/base/transcript.ndjson'"
+measure "jq show pipeline" "$big" "jq -c '.raw|fromjson|.method' '$d/base/transcript.ndjson'"
 measure "tee pipeline" "$big" "cat '$d/wire.ndjson' | tee '$work/f1' | cat | tee '$work/f2'"
 rm -f "$work/f1" "$work/f2"
 
@@ -154,9 +156,10 @@ target "diff equivalent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (eq
 target "diff 1% divergent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (divergent)" "$big")" "$(secs "diff divergent" "$big")")" 20 min ">= 20"
 target "validate vs jq (x faster)" "$(ratio "$(secs "jq validate pipeline" "$big")" "$(secs validate "$big")")" 10 min ">= 10"
 target "normalize vs jq (x faster)" "$(ratio "$(secs "jq normalize pipeline" "$big")" "$(secs normalize "$big")")" 10 min ">= 10"
+target "show vs jq (x faster)" "$(ratio "$(secs "jq show pipeline" "$big")" "$(secs show "$big")")" 5 min ">= 5"
 target "record vs tee pipeline (x slower)" "$(ratio "$(secs record "$big")" "$(secs "tee pipeline" "$big")")" 2 max "<= 2"
 target "record p99 added latency (us)" "$added_p99" 100 max "<= 100"
-for v in validate normalize record serve-fixture replay; do
+for v in validate normalize record serve-fixture replay show; do
   target "$v peak RSS (MiB)" "$(mib "$v" "$big")" "$bound" max "<= $bound (32 + 2 x largest frame)"
 done
 diff_goal=96
@@ -166,7 +169,7 @@ for v in "diff clientinfo" "diff remint" "diff equivalent" "diff unrelated"; do
 done
 
 scaling=""
-for v in "diff identical" "diff clientinfo" "diff remint" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay cmp; do
+for v in "diff identical" "diff clientinfo" "diff remint" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay show cmp; do
   a=$(secs "$v" "${sizes[0]}"); b=$(secs "$v" "${sizes[1]}"); c=$(secs "$v" "${sizes[2]}")
   scaling="$scaling| $v | $a | $b | $c | $(ratio "$c" "$a") | $(wall "$v" "${sizes[2]}") | $(mib "$v" "${sizes[0]}") / $(mib "$v" "${sizes[1]}") / $(mib "$v" "${sizes[2]}") |"$'\n'
 done
@@ -183,7 +186,7 @@ done
 envratio=$(ratio "$(cpu "record --env-file" 500k)" "$(cpu "record --env-file" 100k)")
 
 refs=""
-for v in "jq diff pipeline (equivalent)" "jq diff pipeline (remint)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "tee pipeline" cmp; do
+for v in "jq diff pipeline (equivalent)" "jq diff pipeline (remint)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "jq show pipeline" "tee pipeline" cmp; do
   refs="$refs| $v | $(cpu "$v" "$big") | $(wall "$v" "$big") | $(mib "$v" "$big") |"$'\n'
 done
 
@@ -206,7 +209,7 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "- record: \`cat wire | msptk record --out R -- cat\` vs \`cat wire | tee f1 | cat | tee f2\`; serve-fixture: the"
   echo "  base scenario's client lines on stdin; replay: the base scenario against \`msptk serve-fixture\` of itself."
   echo
-  echo "## Targets (issues 12 and 19), at $big MB"
+  echo "## Targets (issues 12, 19 and 21), at $big MB"
   echo
   echo "| target | measured | goal | verdict |"
   echo "|---|---|---|---|"

@@ -51,6 +51,7 @@ json::value replay_json(const ReplayResult& result) {
   return json::object{{"exitCode", result.exit_code},
                       {"problem", result.problem},
                       {"hostExit", std::move(host_exit)},
+                      {"stderrTail", result.host_stderr_tail},
                       {"report", msptk::to_json(result.report)}};
 }
 
@@ -93,7 +94,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
       std::error_code ignored;
       if (!keep) fs::remove_all(dir, ignored);
     }
-  } cleanup{record_dir, options_.keep};
+  } cleanup{record_dir, options_.keep || options_.keep_until_run_ends};
 
   ReplayOptions replay;
   replay.scenario = task.dir;

@@ -9,6 +9,7 @@
 #include "msptk/check/junit.hpp"
 #include "msptk/check/plan.hpp"
 #include "msptk/check/render.hpp"
+#include "msptk/check/render_html.hpp"
 #include "msptk/check/replay_runner.hpp"
 #include "msptk/check/report_json.hpp"
 #include "msptk/process/host_process.hpp"
@@ -35,7 +36,7 @@ struct CheckCli {
   std::vector<std::string> corpora;
   std::vector<std::string> merge_reports;
   std::string host;
-  std::string junit, json;
+  std::string junit, json, html;
   unsigned jobs = 1;
   std::string shard;
   std::string baseline;
@@ -123,6 +124,11 @@ Result<void> write_reports(const CheckCli& cli, const check::CheckReport& report
     std::ostringstream text;
     check::render_json(text, report);
     if (auto written = write_file_atomic(cli.json, text.str(), perms); !written) return written.error();
+  }
+  if (!cli.html.empty()) {  // written while the recordings its diffs show still exist
+    std::ostringstream page;
+    check::render_html(page, report);
+    if (auto written = write_file_atomic(cli.html, page.str(), perms); !written) return written.error();
   }
   return {};
 }
@@ -220,6 +226,7 @@ int run_check(const CheckCli& cli, Streams io) {
   if (!recordings) return report_error(io, recordings.error());
   runner_options.recordings = recordings->path();
   runner_options.keep = !cli.keep.empty();
+  runner_options.keep_until_run_ends = !cli.html.empty();
   runner_options.timeout_ms = cli.timeout_ms;
   runner_options.close_timeout_ms = cli.close_timeout_ms;
   check::ReplayRunner runner(std::move(runner_options));
@@ -262,6 +269,10 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--junit", cli->junit, "Also write a JUnit XML report (one testcase per scenario)")->type_name("FILE");
   sub->add_option("--json", cli->json, "Also write the full per-scenario reports as JSON (docs/check-json.md)")
       ->type_name("FILE");
+  sub->add_option("--html", cli->html,
+                  "Also write one self-contained HTML page: a row per scenario, failures first and expanded to their "
+                  "diff (the frames side by side, the differing places highlighted), validation findings, the host's stderr tail")
+      ->type_name("FILE");
   sub->add_option("--jobs", cli->jobs, "Check N scenarios at a time; the output stays in corpus order")
       ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
@@ -286,7 +297,7 @@ Runner setup_check(CLI::App& app) {
       ->type_name("T");
   add_environment_options(*sub, cli->environment);
   sub->add_option("--merge-reports", cli->merge_reports,
-                  "Merge the --json reports of the shards of a run (then only --junit and --json apply)")
+                  "Merge the --json reports of the shards of a run (then only --junit, --json and --html apply)")
       ->type_name("REPORT.json");
   return [cli](Streams io) { return run_check(*cli, io); };
 }

@@ -1,5 +1,6 @@
 #include "msptk/coverage/render.hpp"
 
+#include "msptk/html/page.hpp"
 #include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
@@ -60,35 +61,10 @@ std::string detail(const Table& t, const Row& r) {
   return join(parts, "; ");
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view s) { return html::escape(s); }
 
-// The HTML anchor id of a scenario: "scenario-" and the name spelled so that two names never
-// share an id: ASCII letters, digits and '-' as they are, '_' as "__", any other byte as '_'
-// and two lowercase hex digits ("a.b" -> "scenario-a_2eb", "a_b" -> "scenario-a__b"). The
-// spelling reads back unambiguously, so it is one-to-one.
-std::string anchor(std::string_view scenario) {
-  std::string out = "scenario-";
-  for (char c : scenario) {
-    const auto b = static_cast<unsigned char>(c);
-    if ((b < 0x80 && std::isalnum(b)) || c == '-') out += c;
-    else if (c == '_') out += "__";
-    else out += fmt::format("_{:02x}", b);
-  }
-  return out;
-}
+// The HTML anchor id of a scenario: "scenario-" and the name spelled one-to-one (html::anchor).
+std::string anchor(std::string_view scenario) { return html::anchor("scenario-", scenario); }
 
 std::size_t percent(std::size_t covered, std::size_t total) { return total ? covered * 100 / total : 100; }
 

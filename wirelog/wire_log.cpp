@@ -94,15 +94,24 @@ void WireLogWriter::append(Direction dir, std::string_view chunk) {
   }
 }
 
-Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::unreadable(path.string(), fmt::format("cannot read: {}", std::strerror(errno)));
-  std::vector<WireChunk> chunks;
+Result<WireLogReader> WireLogReader::open(const fs::path& path) {
+  WireLogReader reader;
+  reader.file_ = path.string();
+  reader.in_ = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*reader.in_) return Error::unreadable(reader.file_, fmt::format("cannot read: {}", std::strerror(errno)));
+  return reader;
+}
+
+std::optional<Result<WireChunk>> WireLogReader::next() {
+  if (done_) return std::nullopt;
   std::string text;
-  const std::string file = path.string();
-  for (std::size_t line = 1; std::getline(in, text); ++line) {
+  while (std::getline(*in_, text)) {
+    const std::size_t line = ++line_;
     if (text.empty()) continue;
-    auto bad = [&](const std::string& why) { return Error::malformed(file, line, "wirelog.line", why); };
+    auto bad = [&](const std::string& why) -> std::optional<Result<WireChunk>> {
+      done_ = true;
+      return Result<WireChunk>(Error::malformed(file_, line, "wirelog.line", why));
+    };
     auto parsed = parse_json(text);
     if (!parsed) return bad(fmt::format("not JSON: {}", parsed.error().describe()));
     const json::value& value = *parsed;
@@ -114,7 +123,7 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
     if (!seq || !(seq->is_int64() || seq->is_uint64()) || seq->to_number<std::int64_t>() <= 0)
       return bad("\"seq\" must be a positive integer");
     chunk.seq = seq->to_number<std::uint64_t>();
-    const std::uint64_t expected = chunks.empty() ? 1 : chunks.back().seq + 1;
+    const std::uint64_t expected = last_seq_ + 1;
     if (chunk.seq != expected) return bad(fmt::format("\"seq\" is {}, expected {} (a chunk is missing)", chunk.seq, expected));
     const json::value* dir = object.if_contains("dir");
     std::optional<Direction> direction = dir && dir->is_string() ? parse_direction(dir->get_string()) : std::nullopt;
@@ -123,21 +132,39 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
     const json::value* t = object.if_contains("tMicros");
     if (!t || !t->is_int64()) return bad("\"tMicros\" must be an integer");
     chunk.t_micros = t->get_int64();
+    auto bad_time = [&](const std::string& why) -> std::optional<Result<WireChunk>> {
+      done_ = true;
+      return Result<WireChunk>(Error::malformed(file_, line, "wirelog.time", why));
+    };
     if (chunk.t_micros < 0)
-      return Error::malformed(file, line, "wirelog.time",
-                              fmt::format("\"tMicros\" is {}: a time since the recording started is never negative",
-                                          chunk.t_micros));
-    if (!chunks.empty() && chunk.t_micros < chunks.back().t_micros)
-      return Error::malformed(file, line, "wirelog.time",
-                              fmt::format("\"tMicros\" is {}, before the {} of chunk {} (line {}): the times of reads "
-                                          "in order never go backwards",
-                                          chunk.t_micros, chunks.back().t_micros, chunks.back().seq, chunks.back().line));
+      return bad_time(fmt::format("\"tMicros\" is {}: a time since the recording started is never negative",
+                                  chunk.t_micros));
+    if (last_seq_ > 0 && chunk.t_micros < last_t_micros_)
+      return bad_time(fmt::format("\"tMicros\" is {}, before the {} of chunk {} (line {}): the times of reads "
+                                  "in order never go backwards",
+                                  chunk.t_micros, last_t_micros_, last_seq_, last_line_));
     const json::value* bytes = object.if_contains("bytes");
     if (!bytes || !is_json_string(*bytes)) return bad("\"bytes\" must be a base64 string");
     auto decoded = base64_decode(bytes->get_string());
     if (!decoded) return bad("\"bytes\" is not valid base64");
     chunk.bytes = std::move(*decoded);
-    chunks.push_back(std::move(chunk));
+    last_seq_ = chunk.seq;
+    last_t_micros_ = chunk.t_micros;
+    last_line_ = line;
+    return Result<WireChunk>(std::move(chunk));
+  }
+  done_ = true;
+  if (in_->bad()) return Result<WireChunk>(Error::unreadable(file_, "read error"));
+  return std::nullopt;
+}
+
+Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
+  auto reader = WireLogReader::open(path);
+  if (!reader) return reader.error();
+  std::vector<WireChunk> chunks;
+  while (auto chunk = reader->next()) {
+    if (!*chunk) return chunk->error();
+    chunks.push_back(std::move(**chunk));
   }
   return chunks;
 }

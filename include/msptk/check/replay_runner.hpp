@@ -35,6 +35,9 @@ struct ReplayRunnerOptions {
   std::function<std::vector<std::string>(const ScenarioTask&)> host;
   std::filesystem::path recordings;  // RECORDINGS: must exist; scenario folders are created in it
   bool keep = false;                 // keep each recording (else it is removed once diffed)
+  // Leave each recording in RECORDINGS for the rest of the run without naming it in the outcome
+  // (check --html: the page shows recorded frames; the temporary RECORDINGS goes at the end).
+  bool keep_until_run_ends = false;
   int timeout_ms = 10000;            // replay: per wait for the next expected server frame
   int close_timeout_ms = 5000;       // replay: a stopped host's time to exit before SIGTERM, then SIGKILL
   ValidateOptions validate;

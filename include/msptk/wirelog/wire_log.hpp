@@ -21,7 +21,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,6 +77,25 @@ class WireLogWriter {
 
 // The line of one chunk.
 std::string wire_log_line(std::uint64_t seq, Direction dir, std::int64_t t_micros, std::string_view bytes);
+
+// Reads a wire log a chunk at a time (one line held at once: memory does not grow with the log).
+// next() gives each chunk, or the first error (then nothing more), or nullopt at the end.
+class WireLogReader {
+ public:
+  static Result<WireLogReader> open(const std::filesystem::path& path);
+  std::optional<Result<WireChunk>> next();
+  const std::string& file() const { return file_; }
+
+ private:
+  WireLogReader() = default;
+  std::string file_;
+  std::unique_ptr<std::ifstream> in_;
+  std::size_t line_ = 0;
+  std::uint64_t last_seq_ = 0;
+  std::int64_t last_t_micros_ = 0;  // of chunk last_seq_ (wirelog.time: times never go backwards)
+  std::size_t last_line_ = 0;
+  bool done_ = false;
+};
 
 // Reads a wire log. Errors (`malformed`, with FILE:LINE): a line that is not a JSON object with
 // seq (positive integer, increasing by one), dir, tMicros (integer) and bytes (base64) is
