@@ -77,7 +77,11 @@ std::size_t columns_of(std::string_view text) {
 }
 
 std::string cut_to_columns(std::string_view text, std::size_t columns) {
-  if (columns_of(text) <= columns) return std::string(text);
+  // Whether the text fits, looking no further than columns + 1 code points (a multi-MiB text
+  // is not walked to its end).
+  std::size_t seen = 0, end = 0;
+  for (; end < text.size() && seen <= columns; ++end) seen += (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
+  if (seen <= columns) return std::string(text);
   if (columns == 0) return {};
   std::size_t kept = 0, i = 0;
   for (; i < text.size(); ++i) {
