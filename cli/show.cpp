@@ -93,9 +93,9 @@ Runner setup_show(CLI::App& app) {
   sub->footer(
       "Each line: the transcript line, the direction, the kind (request, response, notification, server request,\n"
       "answer, error), the method (a response: its request's), the id and a summary of params/result/error cut to\n"
-      "the width. `↳` puts a response under the request it answers; runs of three or more notifications of one\n"
-      "method are folded (item/delta ×37, lines A–B) unless --all; error responses, unanswered requests and answers\n"
-      "to no request stand out. The last line counts frames by kind and lists the requests left unanswered.\n"
+      "the width. A response right after its request is put under it (an arrow on a UTF-8 terminal); runs of three\n"
+      "or more notifications of one method are folded (item/delta x37, lines A-B) unless --all; error responses,\n"
+      "unanswered requests and answers to no request stand out. The last line counts frames by kind and lists the requests left unanswered.\n"
       "Text and JSON are streamed: memory does not grow with the transcript.\n\n"
       "Exit status: 0 shown, 2 usage error, 3 unreadable input or wire log.\n"
       "Examples: msptk show corpus/handshake-request-before-initialize\n"
