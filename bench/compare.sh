@@ -2,7 +2,7 @@
 # bench/compare.sh: every msptk verb timed as a whole process beside the plain tools that do
 # the least the verb must do (cmp, cat/tee, jq pipelines), on generated MSP-shaped transcripts
 # (bench/gen.cpp), writing bench/RESULTS.md: machine, inputs, medians, ratios, peak RSS and, per
-# target of issue 12, met or missed by how much.
+# target of issues 12 and 19, met or missed by how much. bench/versus.sh puts two builds side by side.
 #
 #   bench/compare.sh [--quick | --full] [--runs N] [--out FILE] [--bin DIR] [--work DIR]
 #
@@ -85,7 +85,7 @@ big=${sizes[2]}
 echo "compare.sh: $mode mode, inputs ${sizes[*]} MB, $runs runs each, work folder $work" >&2
 for s in "${sizes[@]}"; do
   d="$work/$s"
-  if [ ! -f "$d/unrelated/transcript.ndjson" ]; then
+  if [ ! -f "$d/remint/transcript.ndjson" ]; then
     rm -rf "$d"
     echo "generating $s MB inputs" >&2
     "$bin/msptk_bench_gen" --out "$d" --mb "$s" --seed 12
@@ -97,6 +97,8 @@ for s in "${sizes[@]}"; do
   d="$work/$s"
   echo "size $s MB" >&2
   measure "diff identical" "$s" "'$msptk' diff '$d/base' '$d/identical'"
+  measure "diff clientinfo" "$s" "'$msptk' diff '$d/base' '$d/clientinfo'"
+  measure "diff remint" "$s" "'$msptk' diff '$d/base' '$d/remint'"
   measure "diff equivalent" "$s" "'$msptk' diff '$d/base' '$d/equivalent'"
   measure "diff divergent" "$s" "'$msptk' diff '$d/base' '$d/divergent'"
   measure "diff unrelated" "$s" "'$msptk' diff '$d/base' '$d/unrelated'"
@@ -105,6 +107,7 @@ for s in "${sizes[@]}"; do
   measure "record" "$s" "rm -rf '$work/rec'; cat '$d/wire.ndjson' | '$msptk' record --out '$work/rec' -- cat"
   measure "serve-fixture" "$s" "'$msptk' serve-fixture --transcript '$d/base' < '$d/client.wire'"
   measure "replay" "$s" "'$msptk' replay --transcript '$d/base' -- '$msptk' serve-fixture --transcript '$d/base'"
+  measure "show" "$s" "'$msptk' show '$d/base' --width 0"
   measure "cmp" "$s" "cmp '$d/base/transcript.ndjson' '$d/identical/transcript.ndjson'"
 done
 d="$work/$big"
@@ -113,11 +116,14 @@ echo "references at $big MB" >&2
 jqdiff="jq -c '.raw|fromjson|del(.id)'"
 measure "jq diff pipeline (equivalent)" "$big" \
   "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/equivalent/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
+measure "jq diff pipeline (remint)" "$big" \
+  "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/remint/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
 measure "jq diff pipeline (divergent)" "$big" \
   "$jqdiff '$d/base/transcript.ndjson' > '$work/j1'; $jqdiff '$d/divergent/transcript.ndjson' > '$work/j2'; cmp '$work/j1' '$work/j2'"
 rm -f "$work/j1" "$work/j2"
 measure "jq validate pipeline" "$big" "jq -c '.raw|fromjson' '$d/base/transcript.ndjson'"
 measure "jq normalize pipeline" "$big" "jq -c '.raw|fromjson|del(.id)' '$d/base/transcript.ndjson'"
+measure "jq show pipeline" "$big" "jq -c '.raw|fromjson|.method' '$d/base/transcript.ndjson'"
 measure "tee pipeline" "$big" "cat '$d/wire.ndjson' | tee '$work/f1' | cat | tee '$work/f2'"
 rm -f "$work/f1" "$work/f2"
 
@@ -144,28 +150,43 @@ target() {
 }
 cmp_s=$(secs cmp "$big")
 target "diff identical vs cmp (x slower)" "$(ratio "$(secs "diff identical" "$big")" "$cmp_s")" 2 max "<= 2"
+target "diff clientinfo vs diff identical (x slower)" "$(ratio "$(secs "diff clientinfo" "$big")" "$(secs "diff identical" "$big")")" 2 max "<= 2"
+target "diff remint vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (remint)" "$big")" "$(secs "diff remint" "$big")")" 25 min ">= 25"
 target "diff equivalent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (equivalent)" "$big")" "$(secs "diff equivalent" "$big")")" 25 min ">= 25"
 target "diff 1% divergent vs jq (x faster)" "$(ratio "$(secs "jq diff pipeline (divergent)" "$big")" "$(secs "diff divergent" "$big")")" 20 min ">= 20"
 target "validate vs jq (x faster)" "$(ratio "$(secs "jq validate pipeline" "$big")" "$(secs validate "$big")")" 10 min ">= 10"
 target "normalize vs jq (x faster)" "$(ratio "$(secs "jq normalize pipeline" "$big")" "$(secs normalize "$big")")" 10 min ">= 10"
+target "show vs jq (x faster)" "$(ratio "$(secs "jq show pipeline" "$big")" "$(secs show "$big")")" 5 min ">= 5"
 target "record vs tee pipeline (x slower)" "$(ratio "$(secs record "$big")" "$(secs "tee pipeline" "$big")")" 2 max "<= 2"
 target "record p99 added latency (us)" "$added_p99" 100 max "<= 100"
-for v in validate normalize record serve-fixture replay; do
+for v in validate normalize record serve-fixture replay show; do
   target "$v peak RSS (MiB)" "$(mib "$v" "$big")" "$bound" max "<= $bound (32 + 2 x largest frame)"
 done
 diff_goal=96
 [ "$mode" = full ] && diff_goal=256
-for v in "diff equivalent" "diff unrelated"; do
+for v in "diff clientinfo" "diff remint" "diff equivalent" "diff unrelated"; do
   target "$v peak RSS (MiB)" "$(mib "$v" "$big")" "$diff_goal" max "<= $diff_goal"
 done
 
 scaling=""
-for v in "diff identical" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay cmp; do
+for v in "diff identical" "diff clientinfo" "diff remint" "diff equivalent" "diff divergent" "diff unrelated" validate normalize record serve-fixture replay show cmp; do
   a=$(secs "$v" "${sizes[0]}"); b=$(secs "$v" "${sizes[1]}"); c=$(secs "$v" "${sizes[2]}")
   scaling="$scaling| $v | $a | $b | $c | $(ratio "$c" "$a") | $(wall "$v" "${sizes[2]}") | $(mib "$v" "${sizes[0]}") / $(mib "$v" "${sizes[1]}") / $(mib "$v" "${sizes[2]}") |"$'\n'
 done
+# record --env-file (issue 24): every step before the host starts, at 100k and 500k lines (each
+# past what a new program may be given, ARG_MAX: the run ends at the spawn, refused by the
+# system, so the same steps are timed at both sizes). Linear: 500k / 100k is about 5.
+envrows=""
+for n in 100 500; do
+  f="$work/env-$n.env"
+  [ -f "$f" ] || awk -v n=$((n * 1000)) 'BEGIN {for (i = 0; i < n; i++) printf "MSPTK_BENCH_VARIABLE_%07d=value-%07d\n", i, i}' > "$f"
+  measure "record --env-file" "${n}k" "rm -rf '$work/envrec'; '$msptk' record --out '$work/envrec' --env-file '$f' -- /bin/true </dev/null"
+  envrows="$envrows| ${n},000 | $(cpu "record --env-file" "${n}k") | $(wall "record --env-file" "${n}k") | $(mib "record --env-file" "${n}k") |"$'\n'
+done
+envratio=$(ratio "$(cpu "record --env-file" 500k)" "$(cpu "record --env-file" 100k)")
+
 refs=""
-for v in "jq diff pipeline (equivalent)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "tee pipeline" cmp; do
+for v in "jq diff pipeline (equivalent)" "jq diff pipeline (remint)" "jq diff pipeline (divergent)" "jq validate pipeline" "jq normalize pipeline" "jq show pipeline" "tee pipeline" cmp; do
   refs="$refs| $v | $(cpu "$v" "$big") | $(wall "$v" "$big") | $(mib "$v" "$big") |"$'\n'
 done
 
@@ -180,14 +201,15 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "- Inputs: \`msptk_bench_gen --seed 12\` at ${sizes[*]} MB (the unit, 4x, 16x); at $big MB the base transcript has"
   echo "  $frames frames, the largest line is $largest MiB. Variants: identical copy; equivalent (client ids"
   echo "  re-minted, other clientInfo, members reordered in 1% of server frames); divergent (the equivalent copy"
-  echo "  with 1% of frames carrying another value); unrelated (another session of the same size)."
+  echo "  with 1% of frames carrying another value); unrelated (another session of the same size); clientinfo (only"
+  echo "  line 1 differs: another clientInfo version); remint (every client request id re-minted, the responses accordingly)."
   echo "- Each time is the median of $runs runs of the whole process (\`/usr/bin/time\`), peak RSS the largest of them."
   echo "  Targets are judged on $clock time (cpu: user + system of every process of the command; load average"
   echo "  when the run began: $load)."
   echo "- record: \`cat wire | msptk record --out R -- cat\` vs \`cat wire | tee f1 | cat | tee f2\`; serve-fixture: the"
   echo "  base scenario's client lines on stdin; replay: the base scenario against \`msptk serve-fixture\` of itself."
   echo
-  echo "## Targets (issue 12), at $big MB"
+  echo "## Targets (issues 12, 19 and 21), at $big MB"
   echo
   echo "| target | measured | goal | verdict |"
   echo "|---|---|---|---|"
@@ -207,9 +229,25 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "| command | cpu seconds | wall seconds | peak RSS MiB |"
   echo "|---|---|---|---|"
   printf '%s' "$refs"
+  echo
+  echo "## record --env-file: every step before the host starts (issue 24)"
+  echo
+  echo "\`msptk record --out R --env-file F -- /bin/true\`, F holding N lines \`NAME=VALUE\` (35 bytes each; both sizes are"
+  echo "past ARG_MAX, so the run ends at the spawn: the env file, the plan, the host's environment, the manifest and"
+  echo "the environment block are what is timed). 500k / 100k cpu: $envratio (linear: about 5; it was quadratic)."
+  echo
+  echo "| lines | cpu seconds | wall seconds | peak RSS MiB |"
+  echo "|---|---|---|---|"
+  printf '%s' "$envrows"
   if [ -f "$here/analysis.md" ]; then
     echo
     cat "$here/analysis.md"
   fi
-} > "$out"
+  # The section bench/drift_depth.sh writes is kept (it measures another thing, by instructions).
+  if [ -f "$out" ] && grep -q '<!-- drift-depth -->' "$out"; then
+    echo
+    sed -n '/<!-- drift-depth -->/,/<!-- \/drift-depth -->/p' "$out"
+  fi
+} > "$out.new"
+mv "$out.new" "$out"
 echo "compare.sh: wrote $out" >&2

@@ -16,6 +16,9 @@
 //                    clientInfo, the members of 1% of server frames in another order
 //   DIR/divergent    the equivalent copy with 1% of the frames carrying another value
 //   DIR/unrelated    another session (another seed)
+//   DIR/clientinfo   a byte-for-byte copy but for line 1: the initialize request's clientInfo
+//                    (another version, as a new release of the client sends)
+//   DIR/remint       every client request id re-minted (and so the responses' ids), nothing else
 // and DIR/wire.ndjson: the raw bytes of every base frame, one a line (input for record).
 #include <cstdint>
 #include <cstdio>
@@ -288,7 +291,8 @@ int main(int argc, char** argv) {
   const double target = mb * 1000 * 1000;
 
   Out base(out / "base", "base"), identical(out / "identical", "identical"),
-      equivalent(out / "equivalent", "equivalent"), divergent(out / "divergent", "divergent");
+      equivalent(out / "equivalent", "equivalent"), divergent(out / "divergent", "divergent"),
+      clientinfo(out / "clientinfo", "clientinfo"), remint(out / "remint", "remint");
   std::ofstream wire(out / "wire.ndjson", std::ios::binary);
   Rng variant{seed ^ 0x5eed5eedULL};
   Session session(seed, target);
@@ -300,6 +304,27 @@ int main(int argc, char** argv) {
     identical.line(f.client, raw);
     wire << raw << '\n';
     session.count(raw.size() + 28);
+    // remint: the client's request ids (and the responses' ids) re-minted, nothing else.
+    if (f.minted_id) {
+      Node copy = f.message;
+      Node* id = copy.find("id");
+      id->text = std::to_string(std::stoull(id->text) + 100000);
+      other.clear();
+      write(other, copy, false);
+      remint.line(f.client, other);
+    } else {
+      remint.line(f.client, raw);
+    }
+    // clientinfo: the initialize request (line 1) names another version of the client.
+    if (Node* params = f.client ? f.message.find("params") : nullptr; params && params->find("clientInfo")) {
+      Node copy = f.message;
+      copy.find("params")->find("clientInfo")->find("version")->text = "1.1.0";
+      other.clear();
+      write(other, copy, false);
+      clientinfo.line(f.client, other);
+    } else {
+      clientinfo.line(f.client, raw);
+    }
     // equivalent: re-minted client ids, another clientInfo, 1% of server frames reordered.
     if (f.minted_id) {
       Node* id = f.message.find("id");

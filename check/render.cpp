@@ -79,12 +79,13 @@ std::string status_line(const ScenarioOutcome& o) {
 }  // namespace
 
 std::string result_line(const ScenarioOutcome& o) {
+  // Outcomes quote input (scenario folder names, reasons with manifest values, baseline lines):
+  // the line is display text, whoever prints it (the report, the streamed lines, a merge).
   std::string line = status_line(o);
   if (!o.pending.empty()) line += fmt::format(" [candidate: {}]", o.pending);
   if (!o.chaos.empty()) line += fmt::format(" [chaos {}]", o.chaos);
-  return line;
+  return display_text(line);
 }
-
 
 std::string summary_line(const CheckSummary& s) {
   std::string line = fmt::format("{} passed, {} failed, {} skipped", s.passed, s.failed, s.skipped);
@@ -95,8 +96,7 @@ std::string summary_line(const CheckSummary& s) {
 }
 
 void render_text(std::ostream& out, std::ostream& err, const CheckReport& report) {
-  // Outcomes quote input (scenario folder names, reasons with manifest values, baseline lines).
-  for (const ScenarioOutcome& outcome : report.scenarios) out << display_text(result_line(outcome)) << "\n";
+  for (const ScenarioOutcome& outcome : report.scenarios) out << result_line(outcome) << "\n";
   for (const std::string& warning : report.warnings) err << "msptk: warning: " << display_text(warning) << "\n";
   out << summary_line(report.summary()) << "\n";
 }

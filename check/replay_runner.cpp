@@ -51,6 +51,7 @@ json::value replay_json(const ReplayResult& result) {
   return json::object{{"exitCode", result.exit_code},
                       {"problem", result.problem},
                       {"hostExit", std::move(host_exit)},
+                      {"stderrTail", result.host_stderr_tail},
                       {"report", msptk::to_json(result.report)}};
 }
 
@@ -93,7 +94,7 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
       std::error_code ignored;
       if (!keep) fs::remove_all(dir, ignored);
     }
-  } cleanup{record_dir, options_.keep};
+  } cleanup{record_dir, options_.keep || options_.keep_until_run_ends};
 
   ReplayOptions replay;
   replay.scenario = task.dir;
@@ -105,6 +106,9 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   replay.validated = true;  // step 1 above
   replay.chaos = options_.chaos;
   if (options_.chaos) outcome.chaos = options_.chaos->label();
+  // --update records a candidate the way regen captures: a divergent frame does not stop the
+  // recording, so the candidate holds the whole session (a run cut short says so, review refuses it).
+  replay.keep_going = options_.update;
   replay.environment = options_.environment;
   if (!replay.environment.keep_dir.empty()) replay.environment.keep_dir /= fs::path(task.corpus) / task.scenario;
   // Several replays run at once: none may own the process's signal handlers (replay's
@@ -147,11 +151,17 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   // --update: keep a recording that is not identical as the review candidate.
   if (options_.update && diff) {
     if (diff->verdict() == Verdict::identical) {
-      if (auto discarded = review::discard_candidate(task.dir); !discarded)
+      if (auto discarded = review::discard_candidate(task.dir); !discarded) {
+        outcome.update_failure = discarded.error();
         return errored(std::move(outcome), discarded.error());
+      }
     } else {
-      auto stored = review::store_candidate(task.dir, record_dir);
-      if (!stored) return errored(std::move(outcome), stored.error());
+      auto stored = review::store_candidate(task.dir, record_dir,
+                                            review::CandidateCapture{result->complete(), result->stop_problem});
+      if (!stored) {
+        outcome.update_failure = stored.error();
+        return errored(std::move(outcome), stored.error());
+      }
       outcome.pending = stored->string();
     }
   }

@@ -44,6 +44,7 @@ int run(int argc, const char* const* argv, Streams io) {
   add(&setup_check);
   add(&setup_wire_log);
   add(&setup_coverage);
+  add(&setup_show);
   add(&setup_review);
   add(&setup_staleness);
   add(&setup_repin);

@@ -10,9 +10,11 @@
 #include "msptk/check/junit.hpp"
 #include "msptk/check/plan.hpp"
 #include "msptk/check/render.hpp"
+#include "msptk/check/render_html.hpp"
 #include "msptk/check/replay_runner.hpp"
 #include "msptk/check/report_json.hpp"
 #include "msptk/process/host_process.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <fmt/format.h>
@@ -35,7 +37,7 @@ struct CheckCli {
   std::vector<std::string> corpora;
   std::vector<std::string> merge_reports;
   std::string host;
-  std::string junit, json;
+  std::string junit, json, html;
   unsigned jobs = 1;
   std::string shard;
   std::string baseline;
@@ -125,11 +127,16 @@ Result<void> write_reports(const CheckCli& cli, const check::CheckReport& report
     check::render_json(text, report);
     if (auto written = write_file_atomic(cli.json, text.str(), perms); !written) return written.error();
   }
+  if (!cli.html.empty()) {  // written while the recordings its diffs show still exist
+    std::ostringstream page;
+    check::render_html(page, report);
+    if (auto written = write_file_atomic(cli.html, page.str(), perms); !written) return written.error();
+  }
   return {};
 }
 
 int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
-  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << warning << "\n";
+  for (const std::string& warning : report.warnings) io.err << "msptk: warning: " << display_text(warning) << "\n";
   io.out << check::summary_line(report.summary()) << "\n";
   std::size_t pending = 0;
   for (const check::ScenarioOutcome& outcome : report.scenarios) pending += outcome.pending.empty() ? 0 : 1;
@@ -137,6 +144,8 @@ int finish(const CheckCli& cli, const check::CheckReport& report, Streams io) {
     io.out << fmt::format("{} candidate{} pending review: msptk review {}\n", pending, pending == 1 ? "" : "s",
                           fmt::join(report.corpora, " "));
   io.out << std::flush;
+  for (const check::ScenarioOutcome& outcome : report.scenarios)
+    if (outcome.update_failure) report_error(io, *outcome.update_failure);  // the report stands; exit 3 (an error)
   if (auto written = write_reports(cli, report); !written) return report_error(io, written.error());
   return report.exit_code();
 }
@@ -219,6 +228,7 @@ int run_check(const CheckCli& cli, Streams io) {
   if (!recordings) return report_error(io, recordings.error());
   runner_options.recordings = recordings->path();
   runner_options.keep = !cli.keep.empty();
+  runner_options.keep_until_run_ends = !cli.html.empty();
   runner_options.timeout_ms = cli.timeout_ms;
   runner_options.close_timeout_ms = cli.close_timeout_ms;
   auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::client);
@@ -264,6 +274,10 @@ Runner setup_check(CLI::App& app) {
   sub->add_option("--junit", cli->junit, "Also write a JUnit XML report (one testcase per scenario)")->type_name("FILE");
   sub->add_option("--json", cli->json, "Also write the full per-scenario reports as JSON (docs/check-json.md)")
       ->type_name("FILE");
+  sub->add_option("--html", cli->html,
+                  "Also write one self-contained HTML page: a row per scenario, failures first and expanded to their "
+                  "diff (the frames side by side, the differing places highlighted), validation findings, the host's stderr tail")
+      ->type_name("FILE");
   sub->add_option("--jobs", cli->jobs, "Check N scenarios at a time; the output stays in corpus order")
       ->check(CLI::Range(1u, 1024u).description(""))
       ->type_name("N");
@@ -289,7 +303,7 @@ Runner setup_check(CLI::App& app) {
   add_environment_options(*sub, cli->environment);
   add_chaos_options(*sub, cli->chaos);
   sub->add_option("--merge-reports", cli->merge_reports,
-                  "Merge the --json reports of the shards of a run (then only --junit and --json apply)")
+                  "Merge the --json reports of the shards of a run (then only --junit, --json and --html apply)")
       ->type_name("REPORT.json");
   return [cli](Streams io) { return run_check(*cli, io); };
 }

@@ -2,6 +2,7 @@
 #include "masking.hpp"
 #include "verbs.hpp"
 
+#include "msptk/differ/html.hpp"
 #include "msptk/differ/render.hpp"
 
 #include <unistd.h>
@@ -30,9 +31,24 @@ bool use_color(const std::string& mode, const std::ostream& out) {
   return &out == &std::cout && ::isatty(STDOUT_FILENO);
 }
 
+// The HTML page: the diff keeps only the entries the page shows (differ/html.hpp), then the page
+// renders the report's JSON form, reading the frames it shows from the two files.
+int run_diff_html(const DiffCli& cli, Registry registry, Streams io) {
+  const HtmlDiffLimits limits;
+  KeptEntries kept(limits.entries);
+  PathDiffOptions options{std::move(registry), cli.mask.paths, parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify),
+                          parse_side(cli.side).value_or(Side::both), &kept};
+  auto report = diff_paths(cli.expected, cli.actual, options);
+  if (!report) return report_error(io, report.error());
+  kept.restore(*report);
+  render_diff_html(io.out, to_json(*report), limits);
+  return report->verdict() == Verdict::divergent ? 1 : 0;
+}
+
 int run_diff(const DiffCli& cli, Streams io) {
   auto registry = registry_for(cli.mask);
   if (!registry) return report_error(io, registry.error());
+  if (cli.format == "html") return run_diff_html(cli, std::move(*registry), io);
   const ReportFormat format = cli.format == "json" ? ReportFormat::json : ReportFormat::text;
   const TextStyle style{use_color(cli.color, io.out)};
   // The report's entries are rendered as the diff finds them, into a temporary file (render.hpp):
@@ -87,8 +103,9 @@ Runner setup_diff(CLI::App& app) {
       ->check(CLI::IsMember({"client", "server", "both"}))
       ->default_str("both")
       ->type_name("SIDE");
-  sub->add_option("--format", cli->format, "Report format: text or json (schema: docs/diff-json.md)")
-      ->check(CLI::IsMember({"text", "json"}))
+  sub->add_option("--format", cli->format, "Report format: text, json (schema: docs/diff-json.md) or html (one self-contained page: the frames "
+                  "side by side, the differing places highlighted)")
+      ->check(CLI::IsMember({"text", "json", "html"}))
       ->default_str("text")
       ->type_name("FORMAT");
   sub->add_option("--color", cli->color,

@@ -42,10 +42,14 @@ struct RecordCli {
   bool seed_given = false;
 };
 
+// Each warning names its file of DIR (transcript.ndjson unless said otherwise) and line (none
+// for a warning about the whole file).
 void print_warnings(Streams io, const recorder::RecordOutcome& outcome) {
-  for (const auto& warning : outcome.warnings)
-    io.err << fmt::format("msptk: warning: {}:{}: {}\n", (outcome.dir / "transcript.ndjson").string(), warning.line,
-                          warning.message);
+  for (const auto& warning : outcome.warnings) {
+    const std::string file = (outcome.dir / (warning.file.empty() ? "transcript.ndjson" : warning.file)).string();
+    if (warning.line) io.err << fmt::format("msptk: warning: {}:{}: {}\n", file, warning.line, warning.message);
+    else io.err << fmt::format("msptk: warning: {}: {}\n", file, warning.message);
+  }
 }
 
 // record --script, once the script has parsed and the options are checked.
@@ -132,14 +136,16 @@ Runner setup_record(CLI::App& app) {
                   "sends SIGTERM to its process group (and SIGKILL after as long again)")
       ->check(CLI::Range(1, 86400000))
       ->default_val(process::kDefaultCloseTimeoutMs);
-  sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log)");
+  sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log), and replace an existing --wire-log FILE");
   sub->add_option("--redact", options->redact,
                   "Replace the value at PATH (normalize's path grammar: params.apiKey, params.headers.*) with "
-                  "\"<redacted:N>\" before it is written (repeatable); forwarded bytes are untouched")
+                  "\"<redacted:N>\" before it is written (repeatable): in the transcript, an unfinished frame and host-stderr.log; "
+                  "forwarded bytes are untouched")
       ->type_name("PATH")
       ->allow_extra_args(false);
   sub->add_option("--wire-log", options->wire_log,
-                  "Also write every chunk read, as read, to FILE: one JSON line each (see msptk wire-log)")
+                  "Also write every chunk read, as read, to FILE: one JSON line each (see msptk wire-log); a new "
+                  "0600 file (an existing FILE or a symbolic link is refused unless --force)")
       ->type_name("FILE");
   add_environment_options(*sub, cli->environment);
   sub->add_option("--script", cli->script,

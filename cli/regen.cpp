@@ -37,6 +37,10 @@ int run_regen(const RegenCli& cli, Streams io) {
   auto result = maintenance::regen_scenario(options);
   if (!result) return report_error(io, result.error());
   maintenance::render_regen_text(*result, io.out);
+  if (result->write_failure) {
+    io.out << std::flush;
+    report_error(io, *result->write_failure);  // the report stands on stdout
+  }
   return result->exit_code;
 }
 
@@ -53,7 +57,8 @@ Runner setup_regen(CLI::App& app) {
       "ran). A divergent capture prints the path-level diff and \"host wrong or fixture wrong?\" and is written\n"
       "only when the manifest carries a complete regenerationJustification (cite, rationale, trackingIssue; no\n"
       "option waives this). A partial justification fails before anything runs. sdk-tolerance scenarios are\n"
-      "refused. The rewrite is atomic (new folder contents, then one exchanging rename).\n\n"
+      "refused. The rewrite is atomic (new folder contents, then one exchanging rename). DIR may be spelled\n"
+      "any way (DIR/, ., relative, absolute).\n\n"
       "Exit status: 0 identical, replaced, or rewritten under a justification; 1 divergent and not rewritten, or a\n"
       "partial justification; 2 usage error (sdk-tolerance); 3 invalid scenario, spawn failure, host death, write "
       "failure.");

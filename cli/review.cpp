@@ -66,8 +66,15 @@ class RealTerminal final : public review::Terminal {
 int finish(const ReviewCli& cli, const review::ReviewSummary& summary, Streams io) {
   if (cli.format == "json") io.out << boost::json::serialize(review::to_json(summary)) << "\n";
   else review::render_text(io.out, summary);
-  for (const review::ReviewEntry& entry : summary.entries)
-    if (!entry.error.empty()) return 3;
+  io.out << std::flush;
+  // The report stays on stdout; every decision that could not be made or written is an error.
+  bool failed = false;
+  for (const review::ReviewEntry& entry : summary.entries) {
+    if (!entry.failure) continue;
+    report_error(io, *entry.failure);
+    failed = true;
+  }
+  if (failed) return 3;
   return summary.pending() ? 1 : 0;
 }
 
@@ -106,10 +113,13 @@ Runner setup_review(CLI::App& app) {
       "the candidate against the golden scenario and the path-level diff, and asks: a(ccept), r(eject),\n"
       "s(kip), q(uit). Accepting an identical or equivalent candidate replaces the golden transcript.ndjson\n"
       "(provenance host-generated); accepting a divergent one first asks for cite, rationale and trackingIssue\n"
-      "(none may be empty), written to the manifest's regenerationJustification. Rejecting deletes the\n"
-      "candidate. Every replacement is atomic. A stdin that is not a terminal never prompts: review lists.\n\n"
+      "(none may be blank), written to the manifest's regenerationJustification. Rejecting deletes the\n"
+      "candidate. Accepting rewrites the scenario folder as a whole (one exchanging rename), writes exactly\n"
+      "the bytes shown, keeps the golden's fingerprint pin, and refuses a candidate changed since it was\n"
+      "shown, a capture cut short, or another scenario's recording. A stdin that is not a terminal never\n"
+      "prompts: review lists.\n\n"
       "Exit status: 0 nothing left pending, 1 candidates still pending, 2 usage error, 3 unreadable scenario\n"
-      "or a decision that could not be written.");
+      "or a decision that could not be made or written (reported on stderr).");
   sub->add_option("CORPUS", cli->corpora, "A corpus folder or a scenario folder (default: .)")->type_name("");
   sub->add_flag("--list", cli->list, "List the candidates and their verdicts; decide nothing");
   sub->add_flag("--accept-equivalent", cli->accept_equivalent,

@@ -34,6 +34,8 @@ struct ServeFixtureCli {
   bool accept_redacted = false;
   bool until_eof = false;
   bool verbatim = false;
+  bool keep_going = false;
+  bool follow_minted = false;
   std::optional<int> exit_code;
   std::optional<std::size_t> stderr_lines;
   ChaosOptions chaos;
@@ -58,6 +60,9 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
                                            "cannot be combined with --transcript"));
     return run_dying_host(cli, io);
   }
+  if (cli.follow_minted && cli.verbatim)
+    return report_error(io, Error::usage("serve-fixture: --follow-minted writes the client's values into server frames "
+                                         "and --verbatim writes every server byte as recorded: choose one"));
   if (cli.transcript.empty())
     return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N --stderr-lines M)"));
   auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::server);
@@ -93,6 +98,8 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   playback::ServeOptions options;
   options.until_eof = cli.until_eof;
   options.verbatim = cli.verbatim;
+  options.keep_going = cli.keep_going;
+  options.follow_minted = cli.follow_minted;
   playback::ServeFixtureReport report = playback::serve_fixture(*script, *spec, *from_client, *to_client, options);
   if (*chaos) {
     std::string in_force = chaos_sink->in_force();
@@ -128,7 +135,10 @@ Runner setup_serve_fixture(CLI::App& app) {
       "Each client frame on stdin is matched against the next recorded client line (structurally; the client's own\n"
       "ids, commandIds and clientInfo are unified, the manifest's normalize list applies); on a match the recorded\n"
       "server lines up to the next client line are written to stdout byte for byte, a response carrying the id the\n"
-      "client used (--verbatim: as recorded). The first frame that does not match stops the run unanswered.\n"
+      "client used (--verbatim: as recorded). The first frame that does not match stops the run unanswered\n"
+      "(--keep-going: the run goes on along the script, and the report lists every divergent, missing and extra\n"
+      "frame). --follow-minted: server frames carry the client's own ids, commandIds and clientInfo wherever the\n"
+      "recording has the recorded ones.\n"
       "stdout carries wire frames only; stderr gets one JSON line at the end: {\"kind\":\"serveFixtureComplete\",...}\n"
       "or {\"kind\":\"serveFixtureFailure\",...} (docs/serve-fixture.md). The run is complete as soon as every\n"
       "recorded line is played: the fixture exits without waiting for stdin to close (--until-eof: it waits, and a\n"
@@ -152,6 +162,14 @@ Runner setup_serve_fixture(CLI::App& app) {
   sub->add_flag("--verbatim", cli->verbatim,
                 "Write every server byte as recorded: responses keep the recorded ids instead of the client's (the "
                 "older upstream rule)");
+  sub->add_flag("--keep-going", cli->keep_going,
+                "Do not stop at a frame that does not match: one with the expected kind and method stands in for the "
+                "recorded line, one found further on in the script skips the lines before it (missing), one found "
+                "nowhere is extra and unanswered; the report lists them all (exit 1 when any)");
+  sub->add_flag("--follow-minted", cli->follow_minted,
+                "Write the client's own minted values (request ids, params.commandId, clientInfo) into server frames "
+                "wherever the recording has the recorded ones as whole JSON strings (an ack's commandId and turnId), "
+                "and match client frames that echo them; the report counts the substitutions");
   sub->add_option("--exit-code", cli->exit_code,
                   "With --stderr-lines M: play a host that dies at once: M diagnostic lines on stderr, nothing on "
                   "stdout, exit N (tests a client's process-death path)")

@@ -37,6 +37,7 @@ Runner setup_replay(CLI::App& app);
 Runner setup_check(CLI::App& app);
 Runner setup_wire_log(CLI::App& app);
 Runner setup_coverage(CLI::App& app);
+Runner setup_show(CLI::App& app);
 Runner setup_review(CLI::App& app);
 
 // Runs a verb's runner, mapping anything thrown to "msptk: error: …" on err and exit 3.

@@ -3,6 +3,7 @@
 // check them against a transcript.
 #include "verbs.hpp"
 
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -27,20 +28,23 @@ int run_wire_log(const WireLogCli& cli, Streams io) {
   if (!chunks) return report_error(io, chunks.error());
   const wirelog::WireAnalysis analysis = wirelog::analyze(*chunks);
 
+  std::optional<ScenarioFiles> checked;
+  if (!cli.check.empty()) {
+    auto files = locate_scenario(cli.check);
+    if (!files) return report_error(io, files.error());
+    checked = std::move(*files);
+  }
   if (!cli.rebuild.empty()) {
-    auto writer = TranscriptWriter::create(cli.rebuild);
-    if (!writer) return report_error(io, writer.error());
-    for (const wirelog::RebuiltFrame& frame : analysis.frames)
-      if (auto ok = writer->append(frame.dir, frame.bytes); !ok) return report_error(io, ok.error());
+    std::vector<std::filesystem::path> inputs{cli.file};
+    if (checked) inputs.push_back(checked->transcript);
+    if (auto ok = wirelog::write_rebuilt(analysis, cli.rebuild, inputs); !ok) return report_error(io, ok.error());
   }
 
   std::optional<wirelog::RebuildCheck> check;
   std::string transcript;
-  if (!cli.check.empty()) {
-    auto files = locate_scenario(cli.check);
-    if (!files) return report_error(io, files.error());
-    transcript = files->transcript.string();
-    auto frames = read_transcript(files->transcript);
+  if (checked) {
+    transcript = checked->transcript.string();
+    auto frames = read_transcript(checked->transcript);
     if (!frames) return report_error(io, frames.error());
     check = wirelog::compare_with_transcript(analysis, *frames);
   }
@@ -52,7 +56,8 @@ int run_wire_log(const WireLogCli& cli, Streams io) {
   } else if (cli.rebuild.empty()) {
     wirelog::render_table(io.out, cli.file, analysis);
   } else {
-    io.out << cli.file << ": " << analysis.frames.size() << " frames rebuilt into " << cli.rebuild << "\n";
+    io.out << display_text(cli.file) << ": " << analysis.frames.size() << " frames rebuilt into "
+           << display_text(cli.rebuild) << "\n";
   }
   return check && !check->same() ? 1 : 0;
 }
@@ -75,7 +80,8 @@ Runner setup_wire_log(CLI::App& app) {
   sub->add_option("FILE", cli->file, "The wire log (one JSON line per chunk)")->required()->type_name("");
   sub->add_option("--check", cli->check, "Compare the rebuilt frames with this scenario folder or transcript")
       ->type_name("TRANSCRIPT");
-  sub->add_option("--rebuild", cli->rebuild, "Write the rebuilt frames as a transcript (ndjson) to OUT")
+  sub->add_option("--rebuild", cli->rebuild,
+                  "Write the rebuilt frames as a transcript (ndjson) to OUT (0600: recorded bytes; never FILE itself)")
       ->type_name("OUT");
   sub->add_option("--format", cli->format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}))

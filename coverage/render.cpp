@@ -1,5 +1,7 @@
 #include "msptk/coverage/render.hpp"
 
+#include "msptk/html/page.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 
 #include <boost/json/value.hpp>
@@ -59,52 +61,40 @@ std::string detail(const Table& t, const Row& r) {
   return join(parts, "; ");
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view s) { return html::escape(s); }
 
-// An id usable in an HTML anchor for a scenario.
-std::string anchor(std::string_view scenario) {
-  std::string out = "scenario-";
-  for (char c : scenario) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '_';
-  return out;
-}
+// The HTML anchor id of a scenario: "scenario-" and the name spelled one-to-one (html::anchor).
+std::string anchor(std::string_view scenario) { return html::anchor("scenario-", scenario); }
 
 std::size_t percent(std::size_t covered, std::size_t total) { return total ? covered * 100 / total : 100; }
 
 }  // namespace
 
 void render_text(const CoverageMap& map, std::ostream& out) {
-  out << "coverage of " << map.bundle << " by " << map.scenarios.size() << " scenario"
-      << (map.scenarios.size() == 1 ? "" : "s") << "\n";
+  // Names (methods, enum values, scenarios) come from the bundle and the corpus: each line is
+  // display text (transcript/display.hpp), so a control byte never splits or colours a line.
+  out << display_text(fmt::format("coverage of {} by {} scenario{}", map.bundle, map.scenarios.size(),
+                                  map.scenarios.size() == 1 ? "" : "s"))
+      << "\n";
   for (const Table& t : map.tables) {
     out << fmt::format("\n{}: {}/{} covered\n", t.title, t.covered(), t.rows.size());
     std::size_t width = 4;
-    for (const Row& r : t.rows) width = std::max(width, r.name.size());
+    for (const Row& r : t.rows) width = std::max(width, display_text(r.name).size());
     out << fmt::format("  {:<{}}  {:>9}  {:>6}  {}\n", "name", width, "scenarios", "frames", "detail");
     for (const Row* r : least_covered_first(t)) {
-      out << fmt::format("  {:<{}}  {:>9}  {:>6}  {}\n", r->name, width, r->scenarios.size(), r->frames, detail(t, *r));
+      out << fmt::format("  {:<{}}  {:>9}  {:>6}  {}\n", display_text(r->name), width, r->scenarios.size(), r->frames,
+                         display_text(detail(t, *r)));
     }
   }
   if (!map.unknown.empty()) {
     out << fmt::format("\nNot in the bundle: {}\n", map.unknown.size());
     for (const Unknown& u : map.unknown) {
-      out << fmt::format("  {} {}: {} frame{} in {}\n", u.what, u.name, u.frames, u.frames == 1 ? "" : "s",
-                         join(std::vector<std::string>(u.scenarios.begin(), u.scenarios.end())));
+      out << display_text(fmt::format("  {} {}: {} frame{} in {}", u.what, u.name, u.frames, u.frames == 1 ? "" : "s",
+                                      join(std::vector<std::string>(u.scenarios.begin(), u.scenarios.end()))))
+          << "\n";
     }
   }
-  out << "\n" << map.summary() << "\n";
+  out << "\n" << display_text(map.summary()) << "\n";
 }
 
 void render_json(const CoverageMap& map, std::ostream& out) {

@@ -171,6 +171,16 @@ std::size_t first_difference(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::vector<PathDivergence> client_info_changes(const FrameComparer& comparer) {
+  std::vector<PathDivergence> out;
+  for (std::size_t space : {kClientInfoName, kClientInfoVersion}) {
+    const char* path = space == kClientInfoName ? "params.clientInfo.name" : "params.clientInfo.version";
+    for (const auto& [expected, pairing] : comparer.unifier().bijection(space).pairings())
+      if (pairing.actual != expected) out.push_back(PathDivergence{path, expected, pairing.actual, ""});
+  }
+  return out;
+}
+
 FrameComparer::FrameComparer(MaskSpec spec) : unifier_(Masker(std::move(spec))) {}
 
 FrameComparison FrameComparer::absorb(const Frame& frame, std::size_t actual_line) {

@@ -55,13 +55,20 @@ json::value to_json(const DiffResult& r) {
   for (const MaskUse& m : r.masks) paths.push_back(json::object{{"path", m.path}, {"covered", m.covered}, {"differed", m.differed}});
   json::array warnings;
   for (const std::string& w : r.warnings) warnings.push_back(json::string(w));
+  json::object mask{{"mode", to_string(r.mode)}, {"paths", std::move(paths)}};
+  if (!r.client_info.empty()) {
+    json::array unified;
+    for (const PathDivergence& c : r.client_info)
+      unified.push_back(json::object{{"path", c.path}, {"expected", parsed(*c.expected)}, {"actual", parsed(*c.actual)}});
+    mask["clientInfo"] = std::move(unified);
+  }
   return json::object{{"expected", r.expected_file},
                       {"actual", r.actual_file},
                       {"side", to_string(r.side)},
                       {"verdict", to_string(r.verdict)},
                       {"counts", counts_json(r.counts)},
                       {"byteIdentical", r.byte_identical},
-                      {"mask", json::object{{"mode", to_string(r.mode)}, {"paths", std::move(paths)}}},
+                      {"mask", std::move(mask)},
                       {"warnings", std::move(warnings)},
                       {"frames", std::move(frames)}};
 }

@@ -104,6 +104,8 @@ void text_entry(std::ostream& out, const DiffResult& r, const DiffEntry& e, cons
 void text_tail(std::ostream& out, const DiffReport& report, const DiffResult& r, const TextStyle& style) {
   const Painter p{style.color};
   render_masks(out, r);
+  for (const PathDivergence& c : r.client_info)
+    out << fmt::format("unified {}: {} → {}\n", c.path, shown(*c.expected), shown(*c.actual));
   for (const std::string& w : r.warnings) out << p.yellow("warning: ") << shown(w) << "\n";
   if (several(report)) out << summary_line(r.verdict, r.counts) << "\n\n";
 }

@@ -1,13 +1,15 @@
 // Fuzz target: serve-fixture's client-frame matcher (playback/serve_fixture.hpp), the whole
 // session over in-memory byte streams. Input: three header bytes — flags (mask, see
-// fuzz_support.hpp), frameLimitBytes (0: the default 10 MiB, else 4 × the byte) and the
+// fuzz_support.hpp; 0x40 --keep-going, 0x80 --follow-minted), frameLimitBytes (0: the default 10 MiB, else 4 × the byte) and the
 // client's write size (0: everything at once, else that many bytes per read) — then the
 // recorded transcript, then optionally a NUL and the bytes the client writes.
 // Invariants:
 // - the report renders as exactly one line of valid JSON;
 // - without client bytes the client plays the recorded client lines themselves (wire bytes +
 //   LF); when each is one line a client can send (not empty, no LF, not a lone CR), the run is
-//   complete, has matched every client line and written every server line.
+//   complete, has matched every client line and written every server line (whatever the
+//   options; --follow-minted then substitutes nothing: every pairing is the identity);
+// - --keep-going lists at most kReportDivergences differences.
 #include "fuzz_support.hpp"
 
 #include "msptk/playback/serve_fixture.hpp"
@@ -52,7 +54,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   MemorySource source(std::move(chunks));
   MemorySink sink;
-  const ServeFixtureReport report = serve_fixture(script, fuzz::mask_from_flags(flags), source, sink);
+  ServeOptions options;
+  options.keep_going = (flags & 0x40) != 0;
+  options.follow_minted = (flags & 0x80) != 0;
+  const ServeFixtureReport report = serve_fixture(script, fuzz::mask_from_flags(flags), source, sink, options);
+  if (report.keep_going)
+    MSPTK_FUZZ_CHECK(report.keep_going->differences.size() <= kReportDivergences, "{} differences listed",
+                     report.keep_going->differences.size());
 
   std::ostringstream rendered;
   render_report_json(rendered, report);
@@ -67,6 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     MSPTK_FUZZ_CHECK(report.client_frames == client_lines && report.server_frames == server_lines,
                      "{} of {} client and {} of {} server frames played", report.client_frames, client_lines,
                      report.server_frames, server_lines);
+    MSPTK_FUZZ_CHECK(!report.substitutions || *report.substitutions == 0, "{} substitutions of identical values",
+                     *report.substitutions);
   }
   return 0;
 }

@@ -1,5 +1,8 @@
 // The schema walk that names and classifies every change between two bundles (drift.hpp).
 #include "msptk/maintenance/drift.hpp"
+#include "brief.hpp"
+#include "msptk/normalizer/canonical.hpp"
+#include "msptk/transcript/json_pointer.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
@@ -10,6 +13,8 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace msptk::maintenance {
 
@@ -69,23 +74,9 @@ const std::set<std::string, std::less<>> kNameMaps = {"methods", "notifications"
 const std::set<std::string, std::less<>> kAnnotations = {"description", "title", "$comment", "examples"};
 constexpr const char* kTableKeys[] = {"code", "identifier", "name", "method"};
 
-std::string escape(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+std::string escape(std::string_view token) { return json_pointer_token(token); }
 
-std::string child(const std::string& pointer, std::string_view token) { return pointer + "/" + escape(token); }
-
-std::string brief(const json::value& v) {
-  std::string text = serialize_json(v);
-  if (text.size() > 120) text = text.substr(0, 117) + "...";
-  return text;
-}
+using detail::brief;
 
 std::set<std::string> strings_of(const json::value* v) {
   std::set<std::string> out;
@@ -107,7 +98,7 @@ std::optional<std::string> table_key(const json::array& a, const json::array& b)
   for (const char* key : kTableKeys) {
     bool ok = !a.empty() || !b.empty();
     for (const json::array* side : {&a, &b}) {
-      std::set<std::string> seen;
+      std::unordered_set<std::string> seen;
       for (const json::value& e : *side) {
         const json::value* k = e.is_object() ? e.get_object().if_contains(key) : nullptr;
         if (!k || k->is_object() || k->is_array() || !seen.insert(serialize_json(*k)).second) {
@@ -124,54 +115,90 @@ std::optional<std::string> table_key(const json::array& a, const json::array& b)
 
 std::string key_text(const json::value& k) { return k.is_string() ? std::string(k.get_string()) : serialize_json(k); }
 
+// The walk is linear in the two documents' size and holds no recursion: every pair of values
+// at one place is a Task on an explicit stack (a bundle may nest 10,000 levels, as the parser
+// allows), visited once. Only the places a change is reported at are compared whole (an
+// annotation, an enum, a scalar); a pair of objects or arrays is never compared before it is
+// walked, since the walk itself finds what differs (comparing each level first made the walk
+// quadratic in depth, and copying the pointer at each level made it cubic). The pointer of
+// the place being walked is one string, grown by a token on the way down and cut back to the
+// parent's length when a sibling is taken; a change copies it.
 class Walker {
  public:
   std::vector<SchemaChange> changes;
 
+  void run(const json::value& a, const json::value& b) {
+    stack_.push_back(Task{&a, &b, 0, {}});
+    while (!stack_.empty()) {
+      Task task = std::move(stack_.back());
+      stack_.pop_back();
+      pointer_.resize(task.parent_length);
+      pointer_ += task.token;
+      const std::size_t mark = stack_.size();
+      value(*task.a, *task.b);
+      // The children were pushed in document order; walk them in that order.
+      std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
+    }
+  }
+
+ private:
+  struct Task {
+    const json::value* a;
+    const json::value* b;
+    std::size_t parent_length;  // the length of the pointer of the place it was found at
+    std::string token;          // the rest of its pointer: "/" and escaped reference tokens
+  };
+  std::vector<Task> stack_;
+  std::string pointer_;
+
+  // Walk `a` and `b` later, at the current place + `tokens` ("/name", "/properties/name").
+  void walk(const json::value& a, const json::value& b, std::string tokens) {
+    stack_.push_back(Task{&a, &b, pointer_.size(), std::move(tokens)});
+  }
+  std::string child(std::string_view token) const { return pointer_ + "/" + escape(token); }
   void add(std::string pointer, ChangeKind kind, std::string detail) {
     changes.push_back(SchemaChange{std::move(pointer), kind, std::move(detail)});
   }
 
-  // Two values at the same place; `map` when they are the entries of a name-keyed map.
-  void value(const json::value& a, const json::value& b, const std::string& pointer) {
-    if (a == b) return;
-    if (a.is_object() && b.is_object()) return object(a.get_object(), b.get_object(), pointer);
-    if (a.is_array() && b.is_array()) return array(a.get_array(), b.get_array(), pointer);
-    add(pointer, ChangeKind::constraint, fmt::format("{} -> {}", brief(a), brief(b)));
+  // Two values at the current place.
+  void value(const json::value& a, const json::value& b) {
+    if (a.is_object() && b.is_object()) return object(a.get_object(), b.get_object());
+    if (a.is_array() && b.is_array()) return array(a.get_array(), b.get_array());
+    if (json_equal(a, b)) return;  // scalars (or an object against a scalar: never equal)
+    add(pointer_, ChangeKind::constraint, fmt::format("{} -> {}", brief(a), brief(b)));
   }
 
-  // A name-keyed map (methods, $defs, properties, ...): entries added or removed one by one.
-  // `required` is the owning schema's new `required` list (for properties).
-  void map(const json::object& a, const json::object& b, const std::string& pointer, std::string_view what,
-           const std::set<std::string>* required_before, const std::set<std::string>* required_after) {
+  // A name-keyed map (methods, $defs, properties, ...) under member `name` of the current
+  // place: entries added or removed one by one. `required_after` is the owning schema's new
+  // `required` list (for properties).
+  void map(const json::object& a, const json::object& b, std::string_view name, std::string_view what,
+           const std::set<std::string>* required_after) {
+    const std::string token = "/" + escape(name), pointer = pointer_ + token;
     for (const auto& m : a) {
-      const std::string p = child(pointer, m.key());
-      if (const json::value* other = b.if_contains(m.key())) value(m.value(), *other, p);
-      else add(p, ChangeKind::removed, fmt::format("{} removed", what));
+      if (const json::value* other = b.if_contains(m.key())) walk(m.value(), *other, token + "/" + escape(m.key()));
+      else add(pointer + "/" + escape(m.key()), ChangeKind::removed, fmt::format("{} removed", what));
     }
     for (const auto& m : b) {
       if (a.contains(m.key())) continue;
       const std::string key(m.key());
       const bool required = required_after && required_after->contains(serialize_json(json::string(key)));
-      add(child(pointer, key), required ? ChangeKind::added_required : ChangeKind::added,
+      add(pointer + "/" + escape(key), required ? ChangeKind::added_required : ChangeKind::added,
           fmt::format("{} added{}", what, required ? " (required)" : ""));
     }
-    (void)required_before;
   }
 
-  void object(const json::object& a, const json::object& b, const std::string& pointer) {
+  void object(const json::object& a, const json::object& b) {
     const std::set<std::string> req_a = strings_of(a.if_contains("required"));
     const std::set<std::string> req_b = strings_of(b.if_contains("required"));
-    std::set<std::string, std::less<>> keys;
+    std::set<std::string_view> keys;
     for (const auto& m : a) keys.emplace(m.key());
     for (const auto& m : b) keys.emplace(m.key());
-    for (const std::string& key : keys) {
+    for (const std::string_view key : keys) {
       const json::value* va = a.if_contains(key);
       const json::value* vb = b.if_contains(key);
-      const std::string p = child(pointer, key);
-      if (va && vb && *va == *vb) continue;
       if (kAnnotations.contains(key)) {
-        add(p, ChangeKind::annotation, !va ? "added" : !vb ? "removed" : "changed");
+        if (!va || !vb || !json_equal(*va, *vb))
+          add(child(key), ChangeKind::annotation, !va ? "added" : !vb ? "removed" : "changed");
         continue;
       }
       if (kNameMaps.contains(key) && (!va || va->is_object()) && (!vb || vb->is_object())) {
@@ -182,38 +209,39 @@ class Walker {
                                  : key == "properties" || key == "patternProperties" ? "member"
                                                                                      : "definition";
         const bool members = key == "properties" || key == "patternProperties";
-        map(va ? va->get_object() : empty, vb ? vb->get_object() : empty, p, what, members ? &req_a : nullptr,
+        map(va ? va->get_object() : empty, vb ? vb->get_object() : empty, key, what,
             members ? &req_b : nullptr);
         continue;
       }
       if (key == "required") {
-        required(a, b, req_a, req_b, p);
+        if (!va || !vb || !json_equal(*va, *vb)) required(a, b, req_a, req_b, child(key));
         continue;
       }
       if (key == "enum") {
-        enumeration(a, b, va, vb, p);
+        if (!va || !vb || !json_equal(*va, *vb)) enumeration(a, b, va, vb, child(key));
         continue;
       }
       if (!va) {
-        add(p, ChangeKind::constraint, fmt::format("keyword added: {}", brief(*vb)));
+        add(child(key), ChangeKind::constraint, fmt::format("keyword added: {}", brief(*vb)));
         continue;
       }
       if (!vb) {
-        add(p, ChangeKind::removed, fmt::format("keyword removed (was {})", brief(*va)));
+        add(child(key), ChangeKind::removed, fmt::format("keyword removed (was {})", brief(*va)));
         continue;
       }
       if (key == "type" || key == "$ref") {
         if (strings_of(va) != strings_of(vb))
-          add(p, ChangeKind::retyped, fmt::format("{} -> {}", brief(*va), brief(*vb)));
+          add(child(key), ChangeKind::retyped, fmt::format("{} -> {}", brief(*va), brief(*vb)));
         continue;
       }
-      value(*va, *vb, p);
+      walk(*va, *vb, "/" + escape(key));
     }
   }
 
   void required(const json::object& a, const json::object& b, const std::set<std::string>& req_a,
                 const std::set<std::string>& req_b, const std::string& p) {
     const json::value* props_a = a.if_contains("properties");
+    const json::value* props_b = b.if_contains("properties");
     for (const std::string& name : req_b) {
       if (req_a.contains(name)) continue;
       // A member that is new and required is reported once, where it is added.
@@ -221,13 +249,12 @@ class Walker {
       json::value decoded = parsed ? std::move(*parsed) : json::value(nullptr);
       const bool existed = decoded.is_string() && props_a && props_a->is_object() &&
                            props_a->get_object().contains(decoded.get_string());
-      const bool is_new = decoded.is_string() && !existed && b.if_contains("properties") &&
-                          b.at("properties").is_object() && b.at("properties").get_object().contains(decoded.get_string());
+      const bool is_new = decoded.is_string() && !existed && props_b && props_b->is_object() &&
+                          props_b->get_object().contains(decoded.get_string());
       if (!is_new) add(p, ChangeKind::made_required, fmt::format("{} made required", name));
     }
     for (const std::string& name : req_a)
       if (!req_b.contains(name)) add(p, ChangeKind::made_optional, fmt::format("{} no longer required", name));
-    (void)b;
   }
 
   void enumeration(const json::object& a, const json::object& b, const json::value* va, const json::value* vb,
@@ -245,46 +272,47 @@ class Walker {
     for (const std::string& v : before)
       if (!after.contains(v))
         add(p, ChangeKind::enum_changed, fmt::format("value {} removed ({} enum)", v, open ? "open" : "closed"));
-    if (before == after && *va != *vb) add(p, ChangeKind::enum_changed, "enum values reordered");
+    if (before == after) add(p, ChangeKind::enum_changed, "enum values reordered");
   }
 
-  void array(const json::array& a, const json::array& b, const std::string& pointer) {
+  void array(const json::array& a, const json::array& b) {
     if (auto key = table_key(a, b)) {
-      auto row = [&](const json::array& side, const json::value& k) -> const json::value* {
-        for (const json::value& e : side)
-          if (e.get_object().at(*key) == k) return &e;
-        return nullptr;
-      };
+      // Rows by their key's JSON text: one lookup a row (a search per row was quadratic).
+      std::unordered_map<std::string, const json::value*> rows_a, rows_b;
+      for (const json::value& e : a) rows_a.emplace(serialize_json(e.get_object().at(*key)), &e);
+      for (const json::value& e : b) rows_b.emplace(serialize_json(e.get_object().at(*key)), &e);
       for (const json::value& e : a) {
         const json::value& k = e.get_object().at(*key);
-        const std::string p = child(pointer, key_text(k));
-        if (const json::value* other = row(b, k)) value(e, *other, p);
-        else add(p, ChangeKind::removed, fmt::format("row {} {} removed", *key, brief(k)));
+        auto other = rows_b.find(serialize_json(k));
+        if (other != rows_b.end()) walk(e, *other->second, "/" + escape(key_text(k)));
+        else add(child(key_text(k)), ChangeKind::removed, fmt::format("row {} {} removed", *key, brief(k)));
       }
       for (const json::value& e : b) {
         const json::value& k = e.get_object().at(*key);
-        if (!row(a, k)) add(child(pointer, key_text(k)), ChangeKind::added, fmt::format("row {} {} added", *key, brief(k)));
+        if (!rows_a.contains(serialize_json(k)))
+          add(child(key_text(k)), ChangeKind::added, fmt::format("row {} {} added", *key, brief(k)));
       }
       return;
     }
     const bool scalars = std::all_of(a.begin(), a.end(), [](const json::value& v) { return !v.is_structured(); }) &&
                          std::all_of(b.begin(), b.end(), [](const json::value& v) { return !v.is_structured(); });
     if (scalars) {
+      if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), json_equal)) return;
       std::set<std::string> sa, sb;
       for (const json::value& v : a) sa.insert(serialize_json(v));
       for (const json::value& v : b) sb.insert(serialize_json(v));
       for (const std::string& v : sb)
-        if (!sa.contains(v)) add(pointer, ChangeKind::constraint, fmt::format("value {} added", v));
+        if (!sa.contains(v)) add(pointer_, ChangeKind::constraint, fmt::format("value {} added", v));
       for (const std::string& v : sa)
-        if (!sb.contains(v)) add(pointer, ChangeKind::removed, fmt::format("value {} removed", v));
-      if (sa == sb) add(pointer, ChangeKind::constraint, "values reordered");
+        if (!sb.contains(v)) add(pointer_, ChangeKind::removed, fmt::format("value {} removed", v));
+      if (sa == sb) add(pointer_, ChangeKind::constraint, "values reordered");
       return;
     }
     if (a.size() != b.size()) {
-      add(pointer, ChangeKind::constraint, fmt::format("{} elements -> {}", a.size(), b.size()));
+      add(pointer_, ChangeKind::constraint, fmt::format("{} elements -> {}", a.size(), b.size()));
       return;
     }
-    for (std::size_t i = 0; i < a.size(); ++i) value(a[i], b[i], child(pointer, std::to_string(i)));
+    for (std::size_t i = 0; i < a.size(); ++i) walk(a[i], b[i], "/" + std::to_string(i));
   }
 };
 
@@ -292,7 +320,7 @@ class Walker {
 
 std::vector<SchemaChange> compare_schemas(const json::value& pinned, const json::value& stable) {
   Walker walker;
-  walker.value(pinned, stable, "");
+  walker.run(pinned, stable);
   std::stable_sort(walker.changes.begin(), walker.changes.end(),
                    [](const SchemaChange& a, const SchemaChange& b) { return a.pointer < b.pointer; });
   return std::move(walker.changes);

@@ -1,5 +1,6 @@
 // The acknowledgment ledger, read fail-closed (ledger.hpp).
 #include "msptk/maintenance/ledger.hpp"
+#include "brief.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_io.hpp"
@@ -9,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <algorithm>
 
 namespace msptk::maintenance {
 
@@ -64,11 +65,20 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
+// ECMAScript's \s as the ledger's rule meant it (space, tab, LF, VT, FF, CR).
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// "#NNN", or "http://" / "https://" then a host (a first character that is neither space nor
+// '/', '?', '#') and no space after it: one pass over the text, no regular expression (a
+// backtracking matcher recursed once per character and crashed on a long trackingIssue).
 bool is_tracking_issue(std::string_view s) {
-  static const std::regex issue(R"(#[0-9]+)");
-  static const std::regex url(R"(https?://[^\s/?#]+[^\s]*)");
-  const std::string text(s);
-  return std::regex_match(text, issue) || std::regex_match(text, url);
+  if (s.starts_with('#'))
+    return s.size() > 1 && std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (s.starts_with("https://")) s.remove_prefix(8);
+  else if (s.starts_with("http://")) s.remove_prefix(7);
+  else return false;
+  if (s.empty() || s.front() == '/' || s.front() == '?' || s.front() == '#') return false;
+  return std::none_of(s.begin(), s.end(), is_space);
 }
 
 const json::string* string_member(const json::object& o, std::string_view name) {
@@ -112,7 +122,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
   const json::object& top = doc.get_object();
   if (const json::value* kind = top.if_contains("kind"); kind && !(kind->is_string() && *kind == "mspChangelog"))
     return broken(file, line_of_path(text, "kind"), "ledger.document",
-                  fmt::format("kind is {}, expected \"mspChangelog\"", serialize_json(*kind)));
+                  fmt::format("kind is {}, expected \"mspChangelog\"", detail::brief(*kind)));
   const json::value* list = top.if_contains("acknowledgments");
   if (!list || !list->is_array())
     return broken(file, list ? line_of_path(text, "acknowledgments") : 1, "ledger.document",
@@ -131,13 +141,13 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     if (!kind || *kind != kEntryKind)
       return broken(file, line, "ledger.kind",
                     fmt::format("{}: kind must be \"{}\", got {}", where, kEntryKind,
-                                e.contains("kind") ? serialize_json(e.at("kind")) : std::string("nothing")));
+                                e.contains("kind") ? detail::brief(e.at("kind")) : std::string("nothing")));
     for (auto [member, out] : {std::pair{"fingerprintFrom", &a.from}, std::pair{"fingerprintTo", &a.to}}) {
       const json::string* f = string_member(e, member);
       if (!f || !is_fingerprint(*f))
         return broken(file, line, "ledger.fingerprint",
                       fmt::format("{}: {} must be \"sha256:\" and 64 lowercase hex digits, got {}", where, member,
-                                  e.contains(member) ? serialize_json(e.at(member)) : std::string("nothing")));
+                                  e.contains(member) ? detail::brief(e.at(member)) : std::string("nothing")));
       *out = std::string(*f);
     }
     const json::value* changes = e.if_contains("changes");
@@ -148,7 +158,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     for (const json::value& c : changes->get_array()) {
       if (!c.is_string() || c.get_string().empty())
         return broken(file, line, "ledger.changes",
-                      fmt::format("{}: every change must be a non-empty string, got {}", where, serialize_json(c)));
+                      fmt::format("{}: every change must be a non-empty string, got {}", where, detail::brief(c)));
       a.changes.emplace_back(c.get_string());
     }
     const json::string* rationale = string_member(e, "rationale");
@@ -160,7 +170,7 @@ Result<Ledger> parse_ledger(const json::value& doc, std::string_view text, const
     if (!issue || !is_tracking_issue(*issue))
       return broken(file, line, "ledger.tracking-issue",
                     fmt::format("{}: trackingIssue must be \"#NNN\" or a URL, got {}", where,
-                                e.contains("trackingIssue") ? serialize_json(e.at("trackingIssue"))
+                                e.contains("trackingIssue") ? detail::brief(e.at("trackingIssue"))
                                                             : std::string("nothing")));
     a.tracking_issue = std::string(*issue);
     ledger.entries.push_back(std::move(a));

@@ -1,9 +1,11 @@
 // Regen: replay with a recording, then untouched / replaced / refused (regen.hpp).
 #include "msptk/maintenance/regen.hpp"
+#include "msptk/transcript/display.hpp"
 
 #include "msptk/differ/render.hpp"
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/playback/replay_render.hpp"
+#include "msptk/transcript/folder_rewrite.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/manifest.hpp"
@@ -14,12 +16,7 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <sstream>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace msptk::maintenance {
 
@@ -38,39 +35,6 @@ std::string_view to_string(RegenOutcome outcome) {
 namespace {
 
 constexpr const char* kHostGenerated = "host-generated";
-
-// A folder beside `scenario` on the same file system (renames stay atomic), removed unless kept.
-class Staging {
- public:
-  static Result<Staging> create(const fs::path& scenario) {
-    const fs::path parent = scenario.parent_path().empty() ? fs::path(".") : scenario.parent_path();
-    std::string tmpl = (parent / fmt::format(".{}.regen-XXXXXX", scenario.filename().string())).string();
-    if (!::mkdtemp(tmpl.data()))
-      return Error::unreadable(parent.string(), fmt::format("cannot create a staging folder: {}", std::strerror(errno)));
-    Staging s;
-    s.dir_ = tmpl;
-    return s;
-  }
-  Staging() = default;
-  Staging(Staging&& other) noexcept : dir_(std::move(other.dir_)) { other.dir_.clear(); }
-  Staging& operator=(Staging&&) = delete;
-  ~Staging() {
-    if (dir_.empty()) return;
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
-
-Result<void> exchange_folders(const fs::path& staged, const fs::path& scenario) {
-  if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, scenario.c_str(), RENAME_EXCHANGE) != 0)
-    return Error::unreadable(scenario.string(), fmt::format("cannot exchange the regenerated folder {} with it: {}",
-                                                            staged.string(), std::strerror(errno)));
-  return {};
-}
 
 // The manifest's justification problem, if it has one that is partial.
 std::optional<Error> partial_justification(const Scenario& scenario) {
@@ -97,20 +61,6 @@ std::optional<Error> invalid(const fs::path& dir, const Registry& registry) {
     if (f.severity == Severity::error)
       return Error::malformed(f.file, f.line, f.rule, fmt::format("invalid scenario, not regenerated: {}", f.message));
   return std::nullopt;
-}
-
-// Copies the scenario folder into `staged`, then writes the capture and the new provenance.
-Result<void> stage(const fs::path& scenario, const fs::path& staged, const std::string& captured,
-                   const std::string& manifest_text) {
-  std::error_code ec;
-  fs::copy(scenario, staged, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) return Error::unreadable(staged.string(), fmt::format("cannot stage the scenario: {}", ec.message()));
-  fs::permissions(staged, fs::status(scenario, ec).permissions(), ec);
-  const fs::perms transcript_perms = fs::status(scenario / "transcript.ndjson", ec).permissions();
-  if (auto ok = write_file_atomic(staged / "transcript.ndjson", captured, transcript_perms); !ok) return ok.error();
-  const fs::perms manifest_perms = fs::status(scenario / "manifest.json", ec).permissions();
-  if (auto ok = write_file_atomic(staged / "manifest.json", manifest_text, manifest_perms); !ok) return ok.error();
-  return {};
 }
 
 // The manifest text with `provenance` set to host-generated and `capture` set to the
@@ -156,7 +106,11 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
   RegenResult result;
   result.scenario = scenario->manifest.scenario;
   result.provenance_before = scenario->manifest.provenance;
-  auto staging = Staging::create(dir);
+  // Any spelling of the folder (DIR/, ., relative, a symlink) stages beside the same folder;
+  // messages keep the user's spelling.
+  auto folder = resolve_folder(dir);
+  if (!folder) return folder.error();
+  auto staging = StagingFolder::create(*folder, "regen");
   if (!staging) return staging.error();
   const fs::path capture = staging->dir() / "capture";
 
@@ -178,7 +132,7 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
                  dir.string(), 0, "regen.host"};
   }
   if (r.recording_failure) return *r.recording_failure;
-  result.complete_capture = r.report.counts.missing == 0;
+  result.complete_capture = r.complete();
 
   auto golden = read_file(scenario->files.transcript);
   if (!golden) return golden.error();
@@ -217,19 +171,30 @@ Result<RegenResult> regen_scenario(const RegenOptions& options, ReplayEnv& env) 
   }
   auto manifest = host_generated(*manifest_text, scenario->files.manifest->string(), capture_info);
   if (!manifest) return manifest.error();
-  const fs::path staged = staging->dir() / "scenario";
-  if (auto ok = stage(dir, staged, *captured, *manifest); !ok) return ok.error();
-  // One rename: before it the old folder is whole, after it the new one is.
-  auto exchanged = options.exchange ? options.exchange(staged, dir) : exchange_folders(staged, dir);
-  if (!exchanged) return exchanged.error();
+  // The whole folder at once (transcript/folder_rewrite.hpp): entirely old or entirely new.
+  auto rewritten = rewrite_folder(dir, {{"transcript.ndjson", std::move(*captured)}, {"manifest.json", std::move(*manifest)}},
+                                  {}, options.rewrite);
+  if (!rewritten) {
+    // The report stands; the failure is the CLI's error (stderr, exit 3).
+    result.write_failure = rewritten.error();
+    result.exit_code = 3;
+    return result;
+  }
   result.rewritten = true;
   return result;
 }
 
 void render_regen_text(const RegenResult& result, std::ostream& out) {
-  const std::string& file = result.replay.report.expected_file;
+  // Names and values quote input: display text (transcript/display.hpp).
+  const std::string file = display_text(result.replay.report.expected_file);
+  const std::string provenance_before = display_text(result.provenance_before);
   if (result.diff) {
     render_text(out, *result.diff);
+  }
+  if (result.write_failure) {
+    out << fmt::format("{}: {}: the rewrite failed, the scenario is unchanged: {}\n", file, to_string(result.outcome),
+                       display_text(result.write_failure->render()));
+    return;
   }
   switch (result.outcome) {
     case RegenOutcome::identical:
@@ -238,19 +203,20 @@ void render_regen_text(const RegenResult& result, std::ostream& out) {
     case RegenOutcome::equivalent:
       out << fmt::format("{}: equivalent under the manifest's normalize list: replaced by the host's capture, "
                          "provenance {} -> host-generated\n",
-                         file, result.provenance_before);
+                         file, provenance_before);
       return;
     case RegenOutcome::divergent: break;
   }
   if (!result.complete_capture)
-    out << fmt::format("{}: the capture is incomplete ({}): it is never written\n", file, result.replay.problem);
+    out << fmt::format("{}: the capture is incomplete ({}): it is never written\n", file,
+                       display_text(result.replay.stop_problem));
   else if (!result.replay.problem.empty())
-    out << fmt::format("{}: first divergence: {}\n", file, result.replay.problem);
+    out << fmt::format("{}: first divergence: {}\n", file, display_text(result.replay.problem));
   out << "host wrong or fixture wrong?\n";
   if (result.rewritten)
     out << fmt::format("{}: divergent, rewritten under the manifest's regenerationJustification (which stays); "
                        "provenance {} -> host-generated\n",
-                       file, result.provenance_before);
+                       file, provenance_before);
   else
     out << fmt::format("{}: divergent: nothing rewritten (a rewrite needs a complete regenerationJustification in "
                        "the manifest: cite, rationale, trackingIssue)\n",

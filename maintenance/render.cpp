@@ -1,5 +1,6 @@
 // Text and JSON renderers of the maintenance reports (render.hpp).
 #include "msptk/maintenance/render.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include <boost/json.hpp>
@@ -14,14 +15,15 @@ namespace json = boost::json;
 
 namespace {
 
-// Text from input files printed on a terminal: control bytes escaped.
-std::string printable(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c < 0x20 || c == 0x7F) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);
-  }
-  return out;
+// Everything a text report quotes from input (paths, pins, pointers, ledger members) goes
+// through display_text (transcript/display.hpp): control bytes and invalid UTF-8 escaped.
+
+// The pin as a JSON value: the string, or the value a pin that is not a string was (its exact
+// text: 1e400 stays 1e400).
+json::value pin_json(std::string_view fingerprint, bool not_a_string) {
+  if (!not_a_string) return json::value(fingerprint);
+  auto parsed = parse_json(fingerprint);
+  return parsed ? std::move(*parsed) : json::value(fingerprint);
 }
 
 // The fingerprints that are not current, in order of first appearance.
@@ -35,7 +37,7 @@ std::vector<std::string> drifted(const StalenessReport& report) {
 
 std::string searched(const BundleIndex& index) {
   std::string out;
-  for (const auto& dir : index.searched) out += (out.empty() ? "" : ", ") + printable(dir.string());
+  for (const auto& dir : index.searched) out += (out.empty() ? "" : ", ") + display_text(dir.string());
   return out.empty() ? std::string("no folder") : out;
 }
 
@@ -43,15 +45,20 @@ std::string drift_line(const Drift& drift, const BundleIndex& index) {
   if (drift.kind == DriftClass::unclassified)
     return fmt::format("drift unclassified: no bundle with this fingerprint under {}", searched(index));
   return fmt::format("drift {} from {} to stable: {} changes ({} non-additive, {} annotations)", to_string(drift.kind),
-                     printable(drift.pinned_bundle->string()), drift.changes.size(), drift.non_additive(),
+                     display_text(drift.pinned_bundle->string()), drift.changes.size(), drift.non_additive(),
                      drift.annotations());
 }
 
 }  // namespace
 
 std::string describe(const SchemaChange& change) {
-  return fmt::format("{}: {} [{}]", printable(change.pointer.empty() ? "(root)" : change.pointer),
-                     printable(change.detail), to_string(change.kind));
+  return fmt::format("{}: {} [{}]", display_text(change.pointer.empty() ? "(root)" : change.pointer),
+                     display_text(change.detail), to_string(change.kind));
+}
+
+std::string shown_pin(const Pin& p) {
+  if (p.not_a_string) return display_text(p.fingerprint) + " (not a string)";
+  return p.fingerprint.empty() ? std::string("nothing") : display_text(p.fingerprint);
 }
 
 std::string staleness_summary(const StalenessReport& report) {
@@ -68,15 +75,17 @@ std::string staleness_summary(const StalenessReport& report) {
 }
 
 void render_staleness_text(const StalenessReport& report, std::ostream& out) {
-  out << fmt::format("stable fingerprint {} ({})\n", printable(report.stable_fingerprint),
-                     printable(report.stable_manifest.string()));
+  out << fmt::format("stable fingerprint {} ({})\n", display_text(report.stable_fingerprint),
+                     display_text(report.stable_manifest.string()));
   for (const std::string& fingerprint : drifted(report)) {
     const auto pins = report.pins_at(fingerprint);
     std::size_t stale = 0;
     for (const Pin* p : pins) stale += p->state == PinState::stale;
     const Drift& drift = report.drift.at(fingerprint);
     out << fmt::format("{}: {} manifests, {} stale, {} acknowledged; {}\n",
-                       fingerprint.empty() ? std::string("(no fingerprint)") : printable(fingerprint), pins.size(),
+                       fingerprint.empty() && !pins.front()->not_a_string ? std::string("(no fingerprint)")
+                                                                          : shown_pin(*pins.front()),
+                       pins.size(),
                        stale, pins.size() - stale, drift_line(drift, report.bundles));
     // Where the ledger does acknowledge these pins: towards other stable fingerprints.
     std::set<std::string> elsewhere;
@@ -87,7 +96,7 @@ void render_staleness_text(const StalenessReport& report, std::ostream& out) {
     }
     if (stale > 0 && !elsewhere.empty())
       out << fmt::format("  ledger: acknowledges this pin towards {} other stable fingerprints, not {}\n",
-                         elsewhere.size(), printable(report.stable_fingerprint));
+                         elsewhere.size(), display_text(report.stable_fingerprint));
     for (const SchemaChange& c : drift.changes)
       if (c.kind != ChangeKind::annotation) out << "  " << (is_additive(c.kind) ? "+ " : "! ") << describe(c) << "\n";
     if (drift.annotations() > 0)
@@ -95,15 +104,15 @@ void render_staleness_text(const StalenessReport& report, std::ostream& out) {
     for (const Pin* p : pins) {
       if (p->state == PinState::stale) {
         out << fmt::format("{}:{}: error: pinned at {}, stable is {}; no acknowledgment in {} waives it [staleness.stale]\n",
-                           printable(p->manifest.string()), p->line,
-                           p->fingerprint.empty() ? std::string("nothing") : printable(p->fingerprint),
-                           printable(report.stable_fingerprint),
-                           report.ledger.present ? printable(report.ledger.file) : std::string("the ledger (absent)"));
+                           display_text(p->manifest.string()), p->line,
+                           shown_pin(*p),
+                           display_text(report.stable_fingerprint),
+                           report.ledger.present ? display_text(report.ledger.file) : std::string("the ledger (absent)"));
       } else {
         const Acknowledgment& a = *p->acknowledgment;
         out << fmt::format("{}:{}: note: pinned at {}, acknowledged by {}:{} (entry {}, {}) [staleness.acknowledged]\n",
-                           printable(p->manifest.string()), p->line, printable(p->fingerprint),
-                           printable(report.ledger.file), a.line, a.index + 1, printable(a.tracking_issue));
+                           display_text(p->manifest.string()), p->line, shown_pin(*p),
+                           display_text(report.ledger.file), a.line, a.index + 1, display_text(a.tracking_issue));
       }
     }
   }
@@ -116,7 +125,7 @@ void render_staleness_json(const StalenessReport& report, std::ostream& out) {
     json::object o{{"scenario", p.scenario},
                    {"manifest", p.manifest.string()},
                    {"line", p.line},
-                   {"fingerprint", p.fingerprint},
+                   {"fingerprint", pin_json(p.fingerprint, p.not_a_string)},
                    {"state", to_string(p.state)}};
     if (p.acknowledgment)
       o["acknowledgment"] = json::object{{"entry", p.acknowledgment->index + 1},
@@ -134,7 +143,8 @@ void render_staleness_json(const StalenessReport& report, std::ostream& out) {
                                      {"change", to_string(c.kind)},
                                      {"additive", is_additive(c.kind)},
                                      {"detail", c.detail}});
-    json::object o{{"fingerprint", fingerprint},
+    const auto group = report.pins_at(fingerprint);
+    json::object o{{"fingerprint", pin_json(fingerprint, !group.empty() && group.front()->not_a_string)},
                    {"classification", to_string(d.kind)},
                    {"pinnedBundle", d.pinned_bundle ? json::value(d.pinned_bundle->string()) : json::value(nullptr)},
                    {"manifests", report.pins_at(fingerprint).size()},

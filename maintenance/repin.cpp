@@ -4,6 +4,7 @@
 
 #include "msptk/maintenance/render.hpp"
 #include "msptk/playback/member_scan.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/json_locate.hpp"
 
@@ -89,17 +90,18 @@ Result<RepinReport> repin(const RepinOptions& options) {
 void render_repin_text(const RepinReport& report, std::ostream& out) {
   const StalenessReport& s = report.staleness;
   for (const RepinEntry& e : report.entries) {
-    const std::string where = fmt::format("{}:{}", e.pin.manifest.string(), e.pin.line);
+    const std::string where = fmt::format("{}:{}", display_text(e.pin.manifest.string()), e.pin.line);
     switch (e.action) {
       case RepinAction::current: break;
       case RepinAction::acknowledged:
         out << fmt::format("{}: note: pinned at {}, acknowledged by the ledger (entry {}): left as it is "
                            "[repin.acknowledged]\n",
-                           where, e.pin.fingerprint, e.pin.acknowledgment->index + 1);
+                           where, shown_pin(e.pin), e.pin.acknowledgment->index + 1);
         break;
       case RepinAction::repinned:
         out << fmt::format("{}: {} {} -> {} (additive drift: {} changes) [repin.additive]\n", where,
-                           report.dry_run ? "would repin" : "repinned", e.pin.fingerprint, s.stable_fingerprint,
+                           report.dry_run ? "would repin" : "repinned", shown_pin(e.pin),
+                           display_text(s.stable_fingerprint),
                            s.drift.at(e.pin.fingerprint).changes.size());
         break;
       case RepinAction::left: {
@@ -112,14 +114,15 @@ void render_repin_text(const RepinReport& report, std::ostream& out) {
           std::size_t shown = 0;
           for (const SchemaChange& c : d.changes) {
             if (is_additive(c.kind)) continue;
-            if (shown++ < 3) pointers += (pointers.empty() ? "" : ", ") + (c.pointer.empty() ? "(root)" : c.pointer);
+            if (shown++ < 3)
+              pointers += (pointers.empty() ? "" : ", ") + (c.pointer.empty() ? "(root)" : display_text(c.pointer));
           }
           why = fmt::format("the drift is non-additive ({} changes: {}{})", d.non_additive(), pointers,
                             d.non_additive() > 3 ? ", ..." : "");
         }
         out << fmt::format("{}: error: pinned at {}: {}; left for a person (regen, or an acknowledgment) "
                            "[repin.{}]\n",
-                           where, e.pin.fingerprint.empty() ? std::string("nothing") : e.pin.fingerprint, why,
+                           where, shown_pin(e.pin), why,
                            d.kind == DriftClass::unclassified ? "unclassified" : "non-additive");
         break;
       }

@@ -11,6 +11,7 @@
 #include "msptk/transcript/reader.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <vector>
@@ -30,6 +31,11 @@ class FrameFeed {
   std::size_t index() const { return index_; }
   // Moves to the next frame (from the end, stays there).
   void advance();
+  // A second feed over the same frames, at the frame after the current one (its index() one
+  // more), leaving this one where it is: a player looks ahead in its script with it. Read from a
+  // file, the file is opened again and read from that line on (nothing before it is read again);
+  // it holds one frame, as this one does. At the end, a feed at the end.
+  Result<FrameFeed> ahead() const;
   // The line that could not be read (it ends the feed: current() is nullptr from then on).
   const std::optional<Error>& error() const { return error_; }
 
@@ -39,7 +45,8 @@ class FrameFeed {
   FrameFeed& operator=(const FrameFeed&) = delete;
 
  private:
-  explicit FrameFeed(TranscriptReader reader);
+  FrameFeed(TranscriptReader reader, std::filesystem::path file, std::size_t index);
+  FrameFeed(const std::vector<Frame>& frames, std::size_t index);
   void read();
 
   const std::vector<Frame>* frames_ = nullptr;  // in memory
@@ -48,6 +55,8 @@ class FrameFeed {
   const Frame* current_ = nullptr;
   std::size_t index_ = 0;
   std::optional<Error> error_;
+  std::filesystem::path file_;      // from a file: its path
+  std::uint64_t next_offset_ = 0;   // from a file: where the line after the current one starts
 };
 
 }  // namespace msptk::playback

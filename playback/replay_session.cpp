@@ -126,7 +126,7 @@ class Session {
   // The next recorded frame; the one left behind counted when it is a server frame.
   void advance() {
     if (!feed_.current()) return;  // the rest was counted already (host_gone)
-    if (feed_.current()->dir == Direction::server) ++result_.server_frames_expected;
+    ++(feed_.current()->dir == Direction::server ? result_.server_frames_expected : result_.client_lines_expected);
     feed_.advance();
   }
 
@@ -134,12 +134,13 @@ class Session {
   // is over, or about to be) and counted.
   std::size_t count_expected() {
     for (; feed_.current(); feed_.advance())
-      if (feed_.current()->dir == Direction::server) ++result_.server_frames_expected;
+      ++(feed_.current()->dir == Direction::server ? result_.server_frames_expected : result_.client_lines_expected);
     return result_.server_frames_expected;
   }
 
   void fail(int code, std::string problem) {
     result_.exit_code = code;
+    if (result_.stop_problem.empty()) result_.stop_problem = problem;
     // Under keep_going an earlier divergence is the first problem; a later failure still ends the run.
     if (result_.problem.empty() || code == 3) result_.problem = std::move(problem);
   }
@@ -422,6 +423,7 @@ class Session {
 void run_session(FrameFeed& feed, HostLink& link, recorder::Tee& tee, LiveSink& sink, FrameComparer& comparer,
                  FrameComparer* twin, const SessionConfig& config, ReplayResult& result) {
   result.server_frames_expected = 0;
+  result.client_lines_expected = 0;
   Session session(feed, link, tee, sink, comparer, twin, config, result);
   session.run();
   result.report.masks = comparer.accounting();

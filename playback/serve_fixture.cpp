@@ -3,6 +3,8 @@
 #include "msptk/playback/serve_fixture.hpp"
 
 #include "frame_feed.hpp"
+#include "minted_follow.hpp"
+#include "script_follow.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
 
@@ -50,41 +52,6 @@ std::optional<json::value> parse_frame(std::string_view text, std::string* why =
   return std::move(*value);
 }
 
-// What the recorded transcript says about one of its frames, learned as the frame comes.
-struct FrameFacts {
-  bool json = false;                 // the frame parses
-  bool request = false;              // a request (its id is the sender's to mint)
-  std::string signature;             // "client request session/start"
-  std::optional<std::size_t> answers;  // server responses: index of the client request answered
-};
-
-// Studies the frames of a transcript in wire order, one at a time: what each frame is depends
-// only on the frames before it (the requests in flight), never on the frames after it.
-class FrameStudy {
- public:
-  FrameFacts observe(const Frame& frame, std::size_t index) {
-    FrameFacts facts;
-    std::optional<json::value> message = parse_frame(frame.json_text());
-    if (!message) {
-      facts.signature = fmt::format("{} frame that is not JSON", to_string(frame.dir));
-      return facts;
-    }
-    const Envelope envelope = classify(*message);
-    facts.json = true;
-    facts.request = envelope.kind == FrameKind::request;
-    facts.signature = signatures_.observe(frame, envelope).text();
-    // Lines are indexes + 1 here, whatever the frames' own line numbers are.
-    Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, index + 1);
-    if (outcome.answered && outcome.answered->dir == Direction::client && frame.dir == Direction::server)
-      facts.answers = outcome.answered->line - 1;
-    return facts;
-  }
-
- private:
-  Correlator correlator_;
-  SignatureTracker signatures_;
-};
-
 // Server frames are written in batches of about this many bytes (one write per batch), so a
 // long run of server lines between two client lines is never held whole.
 constexpr std::size_t kWriteBatchBytes = 1 << 20;
@@ -104,9 +71,11 @@ struct Match {
 class Player {
  public:
   Player(const FixtureScript& script, FrameFeed& feed, const MaskSpec& mask, ByteSink& sink,
-         ServeFixtureReport& report, bool verbatim)
-      : script_(script), feed_(feed), comparer_(mask), sink_(sink), report_(report), verbatim_(verbatim) {
+         ServeFixtureReport& report, const ServeOptions& options)
+      : script_(script), feed_(feed), comparer_(mask), sink_(sink), report_(report), verbatim_(options.verbatim),
+        keep_going_(options.keep_going), follow_minted_(options.follow_minted) {
     redacted_.accept = mask.accept_redacted;
+    if (follow_minted_) report_.substitutions = 0;
     study_current();
   }
 
@@ -123,6 +92,10 @@ class Player {
       ++report_.empty_lines;
       return true;
     }
+    if (!feed_.current() && keep_going_) {
+      extra(line, received_text(line.bytes), fmt::format("it comes after the last recorded line of {}", script_.transcript));
+      return true;
+    }
     if (!feed_.current()) {
       ServeFailure& f = fail(ServeProblem::frame_divergence, line);
       f.divergences.push_back(PathDivergence{"", std::nullopt, received_value(line.bytes), "extra client frame"});
@@ -133,8 +106,8 @@ class Player {
     }
     const Frame& expected = *feed_.current();
     Frame received{Direction::client, std::string(line.bytes), std::nullopt, input_line_};
-    Match match = (line.oversized || over_limit(expected)) ? match_oversized(expected, line)
-                                                          : match_whole(expected, received);
+    if (keep_going_) return follow(line, received);
+    Match match = match_frame(expected, line, received);
     if (match.problem) {
       ServeFailure& f = fail(*match.problem, line);
       f.transcript_line = expected.line;
@@ -143,14 +116,30 @@ class Player {
       f.errors.push_back(fmt::format("client frame {} (input line {}{}) does not match {}:{} ({})",
                                      report_.client_frames + 1, input_line_,
                                      line.oversized ? fmt::format(", {} bytes", line.size) : "", script_.transcript,
-                                     expected.line, facts_.signature));
+                                     expected.line, facts_.text));
       for (auto& e : match.errors) f.errors.push_back(std::move(e));
       return false;
     }
-    if (match.id_token && facts_.request) id_tokens_[feed_.index()] = std::move(*match.id_token);
-    ++report_.client_frames;
-    advance();
-    return answer();
+    return accept(match);
+  }
+
+  // With --keep-going: the frames the log holds become the report's (a failure when any differs).
+  void finish() {
+    if (!keep_going_) return;
+    const bool differed = log_.any();
+    KeepGoingReport& kept = report_.keep_going.emplace(std::move(log_.report()));
+    kept.client_info = client_info_changes(comparer_);
+    if (!differed) return;
+    if (report_.failure) {  // the run stopped (the client stopped reading): the differences before it are listed
+      for (std::string& e : log_.first()->errors) report_.failure->errors.push_back(std::move(e));
+      return;
+    }
+    report_.failure = std::move(log_.first());
+    const KeepGoingReport& k = *report_.keep_going;
+    const std::size_t total = k.divergent + k.missing + k.extra;
+    report_.failure->errors.push_back(fmt::format("{} client frame{} from the script: {} divergent, {} missing, {} extra",
+                                                  total, total == 1 ? " differs" : "s differ", k.divergent, k.missing,
+                                                  k.extra));
   }
 
   // The client closed its end; `framer` holds what came after its last LF.
@@ -159,6 +148,10 @@ class Player {
     const bool partial = framer.pending_size() > 0 && tail != "\r";
     const bool stopped = read_error == ECANCELED;  // told to stop (a signal): like an EOF
     if (!partial && (!read_error || stopped) && !feed_.current()) return;  // complete
+    if (keep_going_ && (!read_error || stopped)) {
+      end_keep_going(framer, stopped);
+      return;
+    }
     if (!feed_.current()) {
       ServeFailure& f = failure(ServeProblem::frame_divergence);
       f.received_frame = std::string(tail);
@@ -176,13 +169,13 @@ class Player {
     if (stopped) {
       f.errors.push_back(fmt::format("the host was stopped (a signal) after {} client frames; the transcript expects "
                                      "{} at {}:{}",
-                                     report_.client_frames, facts_.signature, script_.transcript, expected.line));
+                                     report_.client_frames, facts_.text, script_.transcript, expected.line));
     } else if (read_error) {
       f.errors.push_back(fmt::format("reading the client's frames failed: {}", std::strerror(read_error)));
     } else {
       f.errors.push_back(fmt::format("the client closed the host's stdin after {} client frames; the transcript "
                                      "expects {} at {}:{}",
-                                     report_.client_frames, facts_.signature, script_.transcript, expected.line));
+                                     report_.client_frames, facts_.text, script_.transcript, expected.line));
     }
     if (partial) {
       f.received_frame = std::string(tail);
@@ -193,6 +186,160 @@ class Player {
   }
 
  private:
+
+  // The client frame on `line` against the recorded line at the cursor.
+  Match match_frame(const Frame& expected, const FramedLine& line, const Frame& received) {
+    return (line.oversized || over_limit(expected)) ? match_oversized(expected, line) : match_whole(expected, received);
+  }
+
+  // The frame matched (or, with --keep-going, stands in for) the recorded client line at the
+  // cursor: the line's recorded server lines are written. False when the run failed.
+  bool accept(Match& match) {
+    if (match.id_token && facts_.request) id_tokens_[feed_.index()] = std::move(*match.id_token);
+    ++report_.client_frames;
+    advance();
+    return answer();
+  }
+
+  // --keep-going: `received` (input `line`) against the script. False when the run failed.
+  bool follow(const FramedLine& line, const Frame& received) {
+    const Frame& expected = *feed_.current();
+    const bool oversized = line.oversized || over_limit(expected);
+    Signature got;
+    if (!oversized) {
+      std::optional<json::value> message = parse_frame(received.json_text());
+      got = received_signature(message, answered_method(message));
+    }
+    if (oversized ? line.oversized && over_limit(expected) : got == facts_.signature) return stand_in(line, received);
+    if (oversized) {
+      extra(line, "client frame over frameLimitBytes",
+            fmt::format("{}:{} ({}) is not over frameLimitBytes {}, so the host would not read this frame as it",
+                        script_.transcript, expected.line, facts_.text, script_.frame_limit));
+      return true;
+    }
+    auto found = look_ahead(feed_, study_, got);
+    if (!found) {
+      report_.error = found.error();
+      return false;
+    }
+    if (!*found) {
+      extra(line, got.text(),
+            fmt::format("no recorded client line from {}:{} on (within {} client lines) is a {}", script_.transcript,
+                        expected.line, kLookaheadClientLines, got.text()));
+      return true;
+    }
+    skip_to(**found, fmt::format("the client sent a later line first (input line {})", input_line_), &line);
+    if (!feed_.current()) {
+      if (const std::optional<Error>& error = feed_.error()) report_.error = *error;
+      return false;
+    }
+    return stand_in(line, received);
+  }
+
+  // --keep-going: the frame is played against the recorded line at the cursor, a divergence
+  // listed, and the line's server lines are written in any case.
+  bool stand_in(const FramedLine& line, const Frame& received) {
+    const Frame& expected = *feed_.current();
+    Match match = match_frame(expected, line, received);
+    if (match.problem) {
+      ScriptDifference d;
+      d.outcome = ScriptOutcome::divergent;
+      d.transcript_line = expected.line;
+      d.input_line = input_line_;
+      d.signature = facts_.text;
+      d.received_frame = std::string(line.bytes);
+      d.received_bytes = line.size;
+      d.divergences = match.divergences;
+      std::string error = fmt::format("client frame {} (input line {}{}) does not match {}:{} ({}); it stands in for "
+                                      "that line",
+                                      report_.client_frames + 1, input_line_,
+                                      line.oversized ? fmt::format(", {} bytes", line.size) : "", script_.transcript,
+                                      expected.line, facts_.text);
+      for (const std::string& e : match.errors) error += "; " + e;
+      log_.add(std::move(d), &expected, &received.raw, line.size, std::move(error));
+    }
+    if (facts_.signature.kind == FrameKind::response) {
+      if (auto message = parse_frame(received.json_text()); message && message->is_object())
+        if (const json::value* id = message->get_object().if_contains("id")) live_requests_.erase(canonical_json(*id));
+    }
+    return accept(match);
+  }
+
+  // The method of the server request a client response answers (by its id): the recorded line's
+  // at the cursor when it is a response with that id, else that of a request written; "" when none.
+  std::string answered_method(const std::optional<json::value>& message) const {
+    if (!message || !message->is_object()) return {};
+    const json::value* id = message->get_object().if_contains("id");
+    if (!id) return {};
+    const std::string key = canonical_json(*id);
+    if (facts_.signature.kind == FrameKind::response && facts_.id == key) return facts_.signature.method;
+    auto it = live_requests_.find(key);
+    return it == live_requests_.end() ? std::string() : it->second;
+  }
+
+  // --keep-going: a client frame found nowhere ahead: listed, not answered.
+  void extra(const FramedLine& line, std::string signature, const std::string& why) {
+    ScriptDifference d;
+    d.outcome = ScriptOutcome::extra;
+    d.input_line = input_line_;
+    d.signature = std::move(signature);
+    d.received_frame = std::string(line.bytes);
+    d.received_bytes = line.size;
+    std::string error = fmt::format("client frame (input line {}, {}) is extra: {}; it is not answered", input_line_,
+                                    d.signature, why);
+    const std::string bytes(line.bytes);
+    log_.add(std::move(d), feed_.current(), &bytes, line.size, std::move(error));
+  }
+
+  // The signature of a received frame, as text ("client request foo/bar").
+  std::string received_text(std::string_view bytes) const {
+    std::string_view text = bytes;
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::optional<json::value> message = parse_frame(text);
+    const Signature got = received_signature(message, answered_method(message));
+    return message ? got.text() : "client frame that is not JSON";
+  }
+
+  // --keep-going: the cursor moves to frame `index` (or the end): the client lines passed are
+  // missing (`why`), the server lines passed are not written.
+  void skip_to(std::size_t index, const std::string& why, const FramedLine* line = nullptr) {
+    while (const Frame* frame = feed_.current()) {
+      if (feed_.index() >= index) break;
+      if (frame->dir == Direction::client) {
+        ScriptDifference d;
+        d.outcome = ScriptOutcome::missing;
+        d.transcript_line = frame->line;
+        d.signature = facts_.text;
+        const std::string bytes = line ? std::string(line->bytes) : std::string();
+        log_.add(std::move(d), frame, line ? &bytes : nullptr,
+                 line ? std::optional<std::size_t>(line->size) : std::nullopt,
+                 fmt::format("{}:{} ({}) is missing: {}", script_.transcript, frame->line, facts_.text, why));
+      } else {
+        log_.skipped_server_frame();
+        if (facts_.answers) id_tokens_.erase(*facts_.answers);
+      }
+      advance();
+    }
+  }
+
+  // --keep-going: the client closed stdin (or the host was stopped): the rest of the script is missing.
+  void end_keep_going(const LineFramer& framer, bool stopped) {
+    if (framer.pending_size() > 0 && framer.pending() != "\r") {
+      ScriptDifference d;
+      d.outcome = ScriptOutcome::extra;
+      d.signature = "client bytes without a closing LF";
+      d.received_frame = std::string(framer.pending());
+      d.received_bytes = framer.pending_size();
+      const std::string bytes(framer.pending());
+      log_.add(std::move(d), feed_.current(), &bytes, framer.pending_size(),
+               fmt::format("the last {} bytes the client sent were not a frame: a frame ends with LF",
+                           framer.pending_size()));
+    }
+    skip_to(std::numeric_limits<std::size_t>::max(),
+            stopped ? "the host was stopped (a signal) before the client sent it" : "the client closed stdin before it");
+    if (const std::optional<Error>& error = feed_.error()) report_.error = *error;
+  }
+
   bool over_limit(const Frame& frame) const { return frame.wire_bytes().size() > script_.frame_limit; }
 
   ServeFailure& failure(ServeProblem problem) {
@@ -224,17 +371,18 @@ class Player {
     while (const Frame* frame = feed_.current()) {
       if (frame->dir != Direction::server) break;
       const std::string_view bytes = spliced(*frame, storage);
+      if (keep_going_ && facts_.request && facts_.id) live_requests_[*facts_.id] = facts_.signature.method;
       if (!out.empty() && out.size() + bytes.size() >= kWriteBatchBytes && !flush(out, batch)) return false;
       if (bytes.size() >= kWriteBatchBytes) {
         // A large frame is written from where it is, never copied into a batch.
         process::IoResult r = sink_.write(bytes);
         if (!r.error) r = sink_.write("\n");
-        if (r.error) return write_failed(frame->line, facts_.signature, r.error);
+        if (r.error) return write_failed(frame->line, facts_.text, r.error);
         ++report_.server_frames;
       } else {
         out += bytes;
         out += '\n';
-        batch.push_back(Written{out.size(), frame->line, facts_.signature});
+        batch.push_back(Written{out.size(), frame->line, facts_.text});
       }
       advance();
     }
@@ -298,7 +446,13 @@ class Player {
   // carries the client's id, spliced into `storage` (each request is answered once: its id is
   // then forgotten); any other frame is its recorded bytes, not copied.
   std::string_view spliced(const Frame& frame, std::string& storage) {
-    const std::string& bytes = frame.wire_bytes();
+    std::string_view bytes = frame.wire_bytes();
+    if (follow_minted_ && !frame.exact_bytes) {
+      if (std::optional<std::string> replaced = minted_.substitute(bytes, *report_.substitutions)) {
+        storage = std::move(*replaced);
+        bytes = storage;
+      }
+    }
     if (!facts_.answers) return bytes;
     auto token = id_tokens_.find(*facts_.answers);
     if (token == id_tokens_.end()) return bytes;
@@ -329,13 +483,15 @@ class Player {
       return m;
     }
     FrameComparison c = comparer_.compare(expected, received);
-    if (c.outcome == FrameOutcome::divergent && !settle_redacted(c.divergences)) {
-      m.problem = ServeProblem::frame_divergence;
-      m.divergences = std::move(c.divergences);
-      return m;
-    }
     const MemberScan scan = scan_members(received.json_text());
     if (auto id = scan.token(received.json_text(), "id")) m.id_token = std::string(*id);
+    if (c.outcome == FrameOutcome::divergent) {
+      const bool followed = follow_minted_ && minted_.settle(c.divergences) && c.divergences.empty();
+      if (!followed && !settle_redacted(c.divergences)) {
+        m.problem = ServeProblem::frame_divergence;
+        m.divergences = std::move(c.divergences);
+      }
+    }
     return m;
   }
 
@@ -449,6 +605,8 @@ class Player {
     Frame rf{Direction::client, json::serialize(rcommon), std::nullopt, input_line_};
     FrameComparison c = comparer_.compare(ef, rf);
     for (auto& d : c.divergences) m.divergences.push_back(std::move(d));
+    if (follow_minted_) minted_.settle(m.divergences);
+    if (auto id = rs.token(rp, "id")) m.id_token = std::string(*id);
     if (!m.divergences.empty()) {
       m.problem = ServeProblem::frame_divergence;
       m.errors.push_back(fmt::format("both frames are over frameLimitBytes {}: they are compared on the top-level "
@@ -456,7 +614,6 @@ class Player {
                                      limit, limit));
       return m;
     }
-    if (auto id = rs.token(rp, "id")) m.id_token = std::string(*id);
     return m;
   }
 
@@ -465,6 +622,7 @@ class Player {
   FrameStudy study_;
   FrameFacts facts_;  // of the frame at the cursor
   FrameComparer comparer_;
+  MintedFollow minted_{comparer_};
   struct {
     bool accept = false;
     std::map<std::string, std::string> pairs;  // placeholder -> the client's value (compact JSON)
@@ -475,6 +633,11 @@ class Player {
   // Recorded requests not yet answered: their index -> the client's id token.
   std::map<std::size_t, std::string> id_tokens_;
   bool verbatim_ = false;                         // --verbatim: no id splice
+  bool keep_going_ = false;                       // --keep-going
+  bool follow_minted_ = false;                    // --follow-minted
+  ScriptLog log_;                                 // --keep-going: what differed
+  // --keep-going: server requests written and not answered yet: id (canonical JSON) -> method.
+  std::map<std::string, std::string> live_requests_;
 };
 
 // After a cut (chaos close-after), the client must close its end: what it still sends is read
@@ -501,6 +664,30 @@ void await_client_close(ByteSource& from_client, ServeFixtureReport& report, int
 
 }  // namespace
 
+namespace {
+
+// Reads the client's frames into `player` until the run is over.
+void run(Player& player, const FixtureScript& script, ByteSource& from_client, const ServeOptions& options) {
+  if (!player.open()) return;
+  // Played through: complete, whatever the client still sends (it is not read).
+  if (!options.until_eof && player.played()) return;
+  LineFramer framer(script.frame_limit);
+  std::vector<char> buffer(65536);
+  bool running = true;
+  while (running) {
+    process::IoResult r = from_client.read(buffer.data(), buffer.size());
+    if (r.eof || r.error) {
+      player.end(framer, r.eof ? 0 : r.error);
+      break;
+    }
+    framer.feed(std::string_view(buffer.data(), r.bytes), [&](const FramedLine& line) {
+      if (running) running = player.take(line) && (options.until_eof || !player.played());
+    });
+  }
+}
+
+}  // namespace
+
 ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& mask, ByteSource& from_client,
                                  ByteSink& to_client, const ServeOptions& options) {
   ServeFixtureReport report;
@@ -515,26 +702,10 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
     report.error = opened.error();
     return report;
   }
-  Player player(script, *feed, mask, to_client, report, options.verbatim);
-  if (!player.open()) {
-    if (report.cut) await_client_close(from_client, report, options.cut_grace_ms);
-    return report;
-  }
-  // Played through: complete, whatever the client still sends (it is not read).
-  if (!options.until_eof && player.played()) return report;
-  LineFramer framer(script.frame_limit);
-  std::vector<char> buffer(65536);
-  bool running = true;
-  while (running) {
-    process::IoResult r = from_client.read(buffer.data(), buffer.size());
-    if (r.eof || r.error) {
-      player.end(framer, r.eof ? 0 : r.error);
-      break;
-    }
-    framer.feed(std::string_view(buffer.data(), r.bytes), [&](const FramedLine& line) {
-      if (running) running = player.take(line) && (options.until_eof || !player.played());
-    });
-  }
+  Player player(script, *feed, mask, to_client, report, options);
+  run(player, script, from_client, options);
+  player.finish();
+  // Cut on purpose (chaos close-after): the client must now close its end within the grace.
   if (report.cut && !report.failure) await_client_close(from_client, report, options.cut_grace_ms);
   return report;
 }

@@ -129,12 +129,63 @@ json::value or_null(const std::optional<T>& value) {
 
 }  // namespace
 
-static void put_chaos(json::object& o, const ServeFixtureReport& report) {
+namespace {
+
+json::array divergences_json(const std::vector<PathDivergence>& list) {
+  json::array out;
+  for (std::size_t i = 0; i < list.size() && i < kReportDivergences; ++i) {
+    const PathDivergence& d = list[i];
+    json::object one{{"path", text_of(quoted_prefix(d.path, kReportQuoteBytes))}};
+    if (d.expected) put_value(one, "expected", *d.expected, "expectedOmittedBytes");
+    if (d.actual) put_value(one, "received", *d.actual, "receivedOmittedBytes");
+    one["note"] = text_of(quoted_prefix(d.note, kReportQuoteBytes));
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+// The members --keep-going and --follow-minted add, after the upstream ones.
+void put_followed(json::object& o, const ServeFixtureReport& report) {
+  if (const std::optional<KeepGoingReport>& k = report.keep_going) {
+    o["divergentFrames"] = k->divergent;
+    o["missingFrames"] = k->missing;
+    o["extraFrames"] = k->extra;
+    o["skippedServerFrames"] = k->skipped_server_frames;
+    json::array frames;
+    for (const ScriptDifference& d : k->differences) {
+      json::object one{{"outcome", to_string(d.outcome)},
+                       {"transcriptLine", or_null(d.transcript_line)},
+                       {"inputLine", or_null(d.input_line)},
+                       {"signature", text_of(d.signature)}};
+      if (d.received_frame) {
+        const std::string_view quoted = quoted_prefix(*d.received_frame, kReportQuoteBytes);
+        one["receivedFrame"] = text_of(quoted);
+        one["receivedBytes"] = or_null(d.received_bytes);
+        if (d.received_bytes && *d.received_bytes > quoted.size())
+          one["receivedFrameOmittedBytes"] = *d.received_bytes - quoted.size();
+      }
+      if (d.outcome == ScriptOutcome::divergent) {
+        one["divergences"] = divergences_json(d.divergences);
+        if (d.divergences_omitted > 0) one["divergencesOmitted"] = d.divergences_omitted;
+      }
+      frames.push_back(std::move(one));
+    }
+    o["frames"] = std::move(frames);
+    const std::size_t total = k->divergent + k->missing + k->extra;
+    if (total > k->differences.size()) o["framesOmitted"] = total - k->differences.size();
+    o["clientInfo"] = divergences_json(k->client_info);
+  }
+  if (report.substitutions) o["substitutions"] = *report.substitutions;
+}
+
+void put_chaos(json::object& o, const ServeFixtureReport& report) {
   if (!report.chaos) return;
   json::object c{{"spec", text_of(report.chaos->spec)}, {"seed", report.chaos->seed}};
   if (report.failure) c["inForce"] = text_of(report.chaos->in_force);
   o["chaos"] = std::move(c);
 }
+
+}  // namespace
 
 void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
   json::object o;
@@ -145,6 +196,7 @@ void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
     o["clientFrames"] = report.client_frames;
     o["serverFrames"] = report.server_frames;
     if (report.cut) o["cutAtLine"] = or_null(report.cut->transcript_line);
+    put_followed(o, report);
     put_chaos(o, report);
     out << serialize_json(o) << "\n";
     return;
@@ -160,20 +212,12 @@ void render_report_json(std::ostream& out, const ServeFixtureReport& report) {
   o["receivedBytes"] = or_null(f.received_bytes);
   o["clientFrames"] = report.client_frames;
   o["serverFrames"] = report.server_frames;
-  json::array divergences;
-  for (std::size_t i = 0; i < f.divergences.size() && i < kReportDivergences; ++i) {
-    const PathDivergence& d = f.divergences[i];
-    json::object one{{"path", text_of(quoted_prefix(d.path, kReportQuoteBytes))}};
-    if (d.expected) put_value(one, "expected", *d.expected, "expectedOmittedBytes");
-    if (d.actual) put_value(one, "received", *d.actual, "receivedOmittedBytes");
-    one["note"] = text_of(quoted_prefix(d.note, kReportQuoteBytes));
-    divergences.push_back(std::move(one));
-  }
-  o["divergences"] = std::move(divergences);
+  o["divergences"] = divergences_json(f.divergences);
   if (f.divergences.size() > kReportDivergences) o["divergencesOmitted"] = f.divergences.size() - kReportDivergences;
   json::array errors;
   for (const std::string& e : f.errors) errors.push_back(text_of(quoted_prefix(e, kReportQuoteBytes)));
   o["errors"] = std::move(errors);
+  put_followed(o, report);
   put_chaos(o, report);
   out << serialize_json(o) << "\n";
 }

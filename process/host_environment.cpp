@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string_view>
 #include <sys/stat.h>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace msptk::process {
 
@@ -18,6 +20,13 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kPinNames = {"MSP_FRAME_LIMIT_BYTES", "MSP_ID_SEED", "MSP_CLOCK_START_MS"};
 
+// A name as an error shows it: a NUL byte (which a terminal would not show) spelled \0.
+std::string display_name(std::string_view name) {
+  std::string out;
+  for (char c : name) out += c == '\0' ? std::string("\\0") : std::string(1, c);
+  return out;
+}
+
 bool valid_name(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -25,46 +34,83 @@ bool valid_name(std::string_view name) {
   });
 }
 
-void set(EnvVars& vars, std::string name, std::string value) {
-  auto it = std::find_if(vars.begin(), vars.end(), [&](const auto& v) { return v.first == name; });
-  if (it != vars.end()) it->second = std::move(value);
-  else vars.emplace_back(std::move(name), std::move(value));
-}
+// Variables by name, each set in constant time: a later NAME replaces an earlier one in place,
+// so n items take O(n) whatever their number (an env file of hundreds of thousands of lines).
+class VarTable {
+ public:
+  explicit VarTable(EnvVars& vars) : vars_(vars) {
+    index_.reserve(vars_.size());
+    for (std::size_t i = 0; i < vars_.size(); ++i) index_.emplace(vars_[i].first, i);
+  }
+  void set(std::string name, std::string value) {
+    auto [it, fresh] = index_.try_emplace(name, vars_.size());
+    if (fresh) vars_.emplace_back(std::move(name), std::move(value));
+    else vars_[it->second].second = std::move(value);
+  }
 
-// One `NAME` or `NAME=VALUE` item; `where` names it in errors ("--env" or "FILE:LINE").
-Result<void> add_item(EnvironmentPlan& plan, std::string_view item, const std::string& where, const EnvLookup& lookup) {
+ private:
+  EnvVars& vars_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+// Where an item came from, for errors: "--env", or FILE:LINE of an env file.
+struct ItemSource {
+  const fs::path* file = nullptr;
+  std::size_t line = 0;
+  std::string describe() const { return file ? fmt::format("{}:{}", file->string(), line) : "--env"; }
+};
+
+// One `NAME` or `NAME=VALUE` item.
+Result<void> add_item(VarTable& vars, std::string_view item, const ItemSource& where, const EnvLookup& lookup) {
   const std::size_t eq = item.find('=');
-  const std::string name(item.substr(0, eq));
-  if (!valid_name(name))
+  const std::string_view name_view = item.substr(0, eq);
+  if (!valid_name(name_view))
     return Error::usage(fmt::format("{}: \"{}\" is not a variable name (letters, digits and _, not starting with a digit)",
-                                    where, name));
+                                    where.describe(), display_name(name_view)));
+  std::string name(name_view);
   if (std::find(kPinNames.begin(), kPinNames.end(), name) != kPinNames.end())
     return Error::usage(fmt::format("{}: {} is a pinned value; it comes from the pins (--frame-limit-bytes, --id-seed, "
                                     "--clock-start-ms or the manifest)",
-                                    where, name));
+                                    where.describe(), name));
   if (eq != std::string_view::npos) {
-    set(plan.variables, name, std::string(item.substr(eq + 1)));
+    const std::string_view value = item.substr(eq + 1);
+    if (const std::size_t nul = value.find('\0'); nul != std::string_view::npos)
+      return Error::usage(fmt::format("{}: the value of {} holds a NUL byte (at byte {} of the value): an environment "
+                                      "value cannot hold one, and it would be cut there",
+                                      where.describe(), name, nul + 1));
+    vars.set(std::move(name), std::string(value));
     return {};
   }
   auto value = lookup(name);
   if (!value)
-    return Error::usage(fmt::format("{}: {} is not set in msptk's environment (give a value: {}=VALUE)", where, name,
-                                    name));
-  set(plan.variables, name, std::move(*value));
+    return Error::usage(fmt::format("{}: {} is not set in msptk's environment (give a value: {}=VALUE)", where.describe(),
+                                    name, name));
+  vars.set(std::move(name), std::move(*value));
   return {};
 }
 
-Result<void> read_env_file(EnvironmentPlan& plan, const fs::path& file, const EnvLookup& lookup) {
-  std::ifstream in(file);
+// The env file: one item a line, read in one pass (a FIFO or process substitution too). A
+// folder, a read error, a NUL byte are errors naming the file (and line).
+Result<void> read_env_file(VarTable& vars, const fs::path& file, const EnvLookup& lookup) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec))
+    return Error::usage(fmt::format("--env-file {}: is a folder, not an env file (one NAME or NAME=VALUE a line)",
+                                    file.string()));
+  std::ifstream in(file, std::ios::binary);
   if (!in) return Error::unreadable(file.string(), fmt::format("cannot read the env file: {}", std::strerror(errno)));
   std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
+  ItemSource where{&file, 0};
+  while (std::getline(in, line)) {
+    ++where.line;
     std::string_view text = line;
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     if (text.empty() || text.front() == '#') continue;
-    if (auto ok = add_item(plan, text, fmt::format("{}:{}", file.string(), number), lookup); !ok) return ok.error();
+    if (auto ok = add_item(vars, text, where, lookup); !ok) return ok.error();
   }
+  if (in.bad())
+    return Error::unreadable(file.string(), fmt::format("cannot read the env file after line {}: {}", where.line,
+                                                        std::strerror(errno)));
   return {};
 }
 
@@ -100,10 +146,11 @@ Result<EnvironmentPlan> plan_environment(const EnvironmentOptions& options, cons
     return Error::usage("--env-path extends the hermetic PATH: it needs --hermetic");
   if (!options.hermetic && !options.keep_env.empty())
     return Error::usage("--keep-env keeps the hermetic HOME and XDG folders: it needs --hermetic");
+  VarTable vars(plan.variables);
   for (const fs::path& file : options.env_files)
-    if (auto ok = read_env_file(plan, file, lookup); !ok) return ok.error();
+    if (auto ok = read_env_file(vars, file, lookup); !ok) return ok.error();
   for (const std::string& item : options.env)
-    if (auto ok = add_item(plan, item, "--env", lookup); !ok) return ok.error();
+    if (auto ok = add_item(vars, item, ItemSource{}, lookup); !ok) return ok.error();
   for (const std::string& dir : options.env_path) {
     if (dir.empty() || dir.find(':') != std::string::npos)
       return Error::usage(fmt::format("--env-path \"{}\": a folder, not empty and without ':'", dir));
@@ -120,7 +167,8 @@ Result<HostEnvironment> HostEnvironment::prepare(const EnvironmentPlan& plan, co
   env.given_ = plan.names();
   if (!plan.hermetic) {
     env.vars_ = plan.variables;
-    for (const auto& [name, value] : pins) set(env.vars_, name, value);
+    VarTable vars(env.vars_);
+    for (const auto& [name, value] : pins) vars.set(name, value);
     return env;
   }
 
@@ -167,8 +215,9 @@ Result<HostEnvironment> HostEnvironment::prepare(const EnvironmentPlan& plan, co
   env.vars_.emplace_back("PATH", path);
   env.vars_.emplace_back("TZ", "UTC");
   env.vars_.emplace_back("LC_ALL", "C.UTF-8");
-  for (const auto& [name, value] : plan.variables) set(env.vars_, name, value);
-  for (const auto& [name, value] : pins) set(env.vars_, name, value);
+  VarTable vars(env.vars_);
+  for (const auto& [name, value] : plan.variables) vars.set(name, value);
+  for (const auto& [name, value] : pins) vars.set(name, value);
   return env;
 }
 
@@ -188,6 +237,26 @@ HostEnvironment::~HostEnvironment() {
 void HostEnvironment::apply(SpawnSpec& spec) const {
   spec.env = vars_;
   spec.inherit_environment = !hermetic_;
+}
+
+}  // namespace msptk::process
+
+namespace msptk::process {
+
+std::vector<std::string> environment_block(const char* const* base, const EnvVars& vars) {
+  std::unordered_set<std::string_view> given;
+  given.reserve(vars.size());
+  for (const auto& [name, value] : vars) given.insert(name);
+  std::vector<std::string> block;
+  for (const char* const* entry = base; entry && *entry; ++entry) {
+    const std::string_view item(*entry);
+    const std::size_t eq = item.find('=');
+    if (given.count(item.substr(0, eq))) continue;  // replaced below
+    block.emplace_back(item);
+  }
+  block.reserve(block.size() + vars.size());
+  for (const auto& [name, value] : vars) block.push_back(name + "=" + value);
+  return block;
 }
 
 }  // namespace msptk::process

@@ -3,6 +3,7 @@
 #include "msptk/process/host_process.hpp"
 
 #include "msptk/process/fd_io.hpp"
+#include "msptk/process/host_environment.hpp"
 #include "msptk/process/signals.hpp"
 
 #include <boost/process/args.hpp>
@@ -240,8 +241,15 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
   auto program = resolve_program(spec.argv.front());
   if (!program) return program.error();
 
-  bp::environment env = spec.inherit_environment ? bp::environment(boost::this_process::environment()) : bp::environment();
-  for (const auto& [key, value] : spec.env) env[key] = value;
+  // The block is built once, linearly (host_environment.hpp), and handed to the executor as it
+  // is: bp::environment sets a variable by a linear search and rebuilds its whole pointer array
+  // each time, quadratic in the number of variables.
+  std::vector<std::string> block = environment_block(spec.inherit_environment ? environ : nullptr, spec.env);
+  std::vector<char*> env_pointers;
+  env_pointers.reserve(block.size() + 1);
+  for (std::string& entry : block) env_pointers.push_back(entry.data());
+  env_pointers.push_back(nullptr);
+  auto set_environment = [&env_pointers](auto& exec) { exec.env = env_pointers.data(); };
   const std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
   const bool ignore_sigpipe = sigpipe_ignored_by_parent();
   become_subreaper();
@@ -265,11 +273,11 @@ Result<std::unique_ptr<HostProcess>> spawn_host(const SpawnSpec& spec) {
     std::error_code ec;
     bp::child child;
     if (spec.pipe_stderr) {
-      child = bp::child(bp::exe = program->string(), bp::args = args, bp::env = env, bp::start_dir = start_dir,
+      child = bp::child(bp::exe = program->string(), bp::args = args, bp::start_dir = start_dir, bp::extend::on_setup = set_environment,
                         bp::std_in < in, bp::std_out > out, bp::std_err > err,
                         bp::extend::on_exec_setup = child_setup, ec);
     } else {
-      child = bp::child(bp::exe = program->string(), bp::args = args, bp::env = env, bp::start_dir = start_dir,
+      child = bp::child(bp::exe = program->string(), bp::args = args, bp::start_dir = start_dir, bp::extend::on_setup = set_environment,
                         bp::std_in < in, bp::std_out > out,
                         bp::extend::on_exec_setup = child_setup, ec);
     }

@@ -35,7 +35,8 @@ json::object unterminated_json(const Unterminated& u) {
                       {"sha256", u.bytes ? u.sha256 : sha256_hex("")},
                       {"head", base64_encode(u.head)},
                       {"tail", base64_encode(u.tail)},
-                      {"file", u.file.empty() ? json::value(nullptr) : json::value(u.file)}};
+                      {"file", u.file.empty() ? json::value(nullptr) : json::value(u.file)},
+                      {"withheld", u.withheld}};
 }
 
 json::object direction_json(const Tee* tee, Direction dir) {
@@ -97,8 +98,12 @@ json::object capture_json(const CaptureInfo& info) {
     for (const auto& count : info.redactor->counts())
       paths.emplace_back(json::object{{"path", count.path}, {"values", count.values}});
     for (const auto& w : info.redactor->warnings())
-      warnings.emplace_back(json::object{{"line", w.line}, {"dir", to_string(w.dir)}, {"location", w.location},
-                                         {"method", w.method}, {"message", w.message}});
+      warnings.emplace_back(json::object{{"file", w.file.empty() ? "transcript.ndjson" : w.file},
+                                         {"line", w.line},
+                                         {"dir", to_string(w.dir)},
+                                         {"location", w.location},
+                                         {"method", w.method},
+                                         {"message", w.message}});
     distinct = info.redactor->distinct_values();
   }
   out["redaction"] = json::object{

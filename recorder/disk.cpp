@@ -61,11 +61,14 @@ class PosixFile final : public OutFile {
 
   const fs::path& path() const override { return path_; }
   std::uint64_t size() const override { return size_; }
+  int descriptor() const override { return readable_ ? fd_ : -1; }
+  void set_readable() { readable_ = true; }
 
  private:
   fs::path path_;
   int fd_;
   std::uint64_t size_ = 0;
+  bool readable_ = false;
 };
 
 class PosixDisk final : public Disk {
@@ -74,6 +77,19 @@ class PosixDisk final : public Disk {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, static_cast<mode_t>(perms));
     if (fd < 0) return io_error(path, "create", errno);
     return std::unique_ptr<OutFile>(std::make_unique<PosixFile>(path, fd));
+  }
+  Result<std::unique_ptr<OutFile>> create_unnamed(const fs::path& dir, const fs::path& label, fs::perms perms) override {
+    const fs::path folder = dir.empty() ? fs::path(".") : dir;
+    int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, static_cast<mode_t>(perms));
+    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+      // No O_TMPFILE here: a name for as short a time as it takes to remove it.
+      fd = ::open(label.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, static_cast<mode_t>(perms));
+      if (fd >= 0) ::unlink(label.c_str());
+    }
+    if (fd < 0) return io_error(label, "create", errno);
+    auto file = std::make_unique<PosixFile>(label, fd);
+    file->set_readable();
+    return std::unique_ptr<OutFile>(std::move(file));
   }
   Result<void> rename(const fs::path& from, const fs::path& to) override {
     if (::rename(from.c_str(), to.c_str()) != 0) return io_error(to, fmt::format("rename {} to", from.string()), errno);

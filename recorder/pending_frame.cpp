@@ -2,14 +2,19 @@
 
 #include "msptk/transcript/writer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
 namespace msptk::recorder {
 
 namespace {
+
+constexpr std::size_t kReadPiece = 256 * 1024;
 
 constexpr std::filesystem::perms kPrivateFile =
     std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
@@ -20,28 +25,6 @@ std::size_t sequence_length(unsigned char c) {
   if ((c & 0xF0) == 0xE0) return 3;
   if ((c & 0xF8) == 0xF0) return 4;
   return 1;
-}
-
-// Hands the first `bytes` bytes of the file at `path` to `on_piece`, in pieces (fewer when the
-// file is shorter or cannot be read: what it holds is all there is of them).
-template <class OnPiece>
-void each_file_piece(const std::filesystem::path& path, std::uint64_t bytes, OnPiece on_piece) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  std::string buffer(256 * 1024, '\0');
-  while (bytes > 0) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
-    const ssize_t n = ::read(fd, buffer.data(), want);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    on_piece(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-    bytes -= static_cast<std::uint64_t>(n);
-  }
-  ::close(fd);
-}
-
-void hash_file(const std::filesystem::path& path, std::uint64_t bytes, Sha256& digest) {
-  each_file_piece(path, bytes, [&](std::string_view piece) { digest.update(piece); });
 }
 
 }  // namespace
@@ -80,6 +63,43 @@ void Utf8Stream::feed(std::string_view bytes) {
   carry_ = std::string(bytes.substr(cut));
 }
 
+Result<void> PendingFrame::read_back(std::uint64_t bytes, std::size_t piece,
+                                     const std::function<Result<void>(std::string_view)>& on_piece) const {
+  auto failed = [&](int err) {
+    return Error::unreadable(spill_path_.string(), fmt::format("cannot read back: {}", std::strerror(err)));
+  };
+  // An unnamed spill file is read through its own descriptor; a named one is opened again.
+  int fd = unnamed_ && spill_ ? spill_->descriptor() : -1;
+  const bool own = fd < 0;
+  if (own) fd = ::open(spill_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return failed(errno);
+  std::string buffer(std::max<std::size_t>(piece, 1), '\0');
+  std::uint64_t offset = 0;
+  std::size_t filled = 0;
+  Result<void> status;
+  while (offset < bytes) {
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(bytes - offset, buffer.size() - filled));
+    const ssize_t n = ::pread(fd, buffer.data() + filled, want, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status = failed(errno);
+      break;
+    }
+    if (n == 0) break;  // the file holds fewer bytes (a failed write): what it holds is all there is
+    offset += static_cast<std::uint64_t>(n);
+    filled += static_cast<std::size_t>(n);
+    if (filled == buffer.size()) {
+      status = on_piece(std::string_view(buffer.data(), filled));
+      filled = 0;
+      if (!status) break;
+    }
+  }
+  if (status && filled > 0) status = on_piece(std::string_view(buffer.data(), filled));
+  if (own) ::close(fd);
+  return status;
+}
+
 PendingFrame::~PendingFrame() {
   if (spill_) (void)spill_->close();
 }
@@ -88,13 +108,14 @@ Result<void> PendingFrame::append(std::string_view part) {
   if (part.empty()) return {};
   size_ += part.size();
   last_ = part.back();
-  if (!spill_ && !spilled_closed_) {
+  if (!spilled()) {
     if (!disk_ || memory_.size() + part.size() <= limit_) {
       memory_.append(part);
       return {};
     }
     // Spill: from now on the bytes go to the file as they come.
-    auto file = disk_->create(spill_path_, kPrivateFile);
+    auto file = unnamed_ ? disk_->create_unnamed(spill_path_.parent_path(), spill_path_, kPrivateFile)
+                         : disk_->create(spill_path_, kPrivateFile);
     if (!file) return file.error();
     spill_ = std::move(*file);
     head_ = memory_.substr(0, kEdgeBytes);
@@ -108,7 +129,7 @@ Result<void> PendingFrame::append(std::string_view part) {
       return ok.error();
     }
   }
-  if (!spill_) return Error::unreadable(spill_path_.string(), "cannot append to a closed spill file");
+  if (!spill_ || spilled_closed_) return Error::unreadable(spill_path_.string(), "cannot append to a closed spill file");
   return append_to_spill(part);
 }
 
@@ -134,26 +155,33 @@ Result<void> PendingFrame::write_spill(std::string_view bytes) {
     // The file now lacks bytes: from here on the digest is kept as the bytes come, starting
     // from the ones the file got before this write.
     digest_.emplace();
-    hash_file(spill_path_, before, *digest_);
+    (void)read_back(before, kReadPiece, [&](std::string_view piece) -> Result<void> {
+      digest_->update(piece);
+      return {};
+    });
     digest_->update(bytes);
   }
   return ok;
 }
 
 Result<void> PendingFrame::close_spill(bool sync) {
-  if (!spill_) return {};
-  auto file = std::move(spill_);
+  if (!spill_ || spilled_closed_) return {};
   spilled_closed_ = true;
   if (sync) {
-    if (auto ok = file->sync(); !ok) return ok.error();
+    if (auto ok = spill_->sync(); !ok) return ok.error();
   }
+  if (unnamed_) return {};  // its descriptor is all there is of it: kept until reset()
+  auto file = std::move(spill_);
   return file->close();
 }
 
 bool PendingFrame::valid_utf8() const {
   if (!spilled()) return is_valid_utf8(memory_);
   Utf8Stream utf8;
-  each_file_piece(spill_path_, size_, [&](std::string_view piece) { utf8.feed(piece); });
+  (void)read_back(size_, kReadPiece, [&](std::string_view piece) -> Result<void> {
+    utf8.feed(piece);
+    return {};
+  });
   return utf8.valid();
 }
 
@@ -171,7 +199,10 @@ std::string PendingFrame::sha256() const {
     return copy.hex();
   }
   Sha256 digest;
-  hash_file(spill_path_, size_, digest);
+  (void)read_back(size_, kReadPiece, [&](std::string_view piece) -> Result<void> {
+    digest.update(piece);
+    return {};
+  });
   return digest.hex();
 }
 
@@ -184,7 +215,7 @@ std::string PendingFrame::take_bytes() {
 
 void PendingFrame::reset(bool keep_file) {
   if (spill_) (void)spill_->close();
-  if (spilled() && !keep_file && disk_) disk_->remove(spill_path_);
+  if (spilled() && !keep_file && disk_ && !unnamed_) disk_->remove(spill_path_);
   spill_.reset();
   spilled_closed_ = false;
   memory_.clear();

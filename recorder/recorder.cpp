@@ -5,6 +5,7 @@
 #include "msptk/recorder/capture.hpp"
 #include "msptk/recorder/disk.hpp"
 #include "msptk/recorder/pending_frame.hpp"
+#include "msptk/recorder/stderr_log.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -86,27 +87,6 @@ class TranscriptSink final : public FrameSink {
   std::uint64_t complete_ = 0;  // bytes of whole lines on disk
 };
 
-// DIR/host-stderr.log: every chunk of the host's stderr, appended as it arrives. The first
-// failure is kept (and nothing more is written).
-class StderrLog {
- public:
-  explicit StderrLog(std::unique_ptr<OutFile> out) : out_(std::move(out)) {}
-  void write(std::string_view bytes) {
-    if (failure_) return;
-    if (auto ok = out_->write(bytes); !ok) failure_ = ok.error();
-  }
-  void finish() {
-    if (failure_) return;
-    if (auto ok = out_->sync(); !ok) failure_ = ok.error();
-    else if (auto closed = out_->close(); !closed) failure_ = closed.error();
-  }
-  const std::optional<Error>& failure() const { return failure_; }
-
- private:
-  std::unique_ptr<OutFile> out_;
-  std::optional<Error> failure_;
-};
-
 Manifest initial_manifest(const RecordOptions& options, const std::string& scenario) {
   Manifest m;
   m.scenario = scenario;
@@ -131,6 +111,19 @@ void clean_up(const fs::path& dir, bool created_dir) {
   std::error_code ec;
   for (const char* name : kRecordedFiles) fs::remove(dir / name, ec);
   if (created_dir) fs::remove(dir, ec);
+}
+
+// A wire log in DIR under the name of a file the recording writes would be overwritten by it.
+Result<void> check_wire_log_path(const fs::path& wire_log, const fs::path& out) {
+  std::error_code ec;
+  const fs::path log = fs::weakly_canonical(fs::absolute(wire_log, ec), ec);
+  const fs::path dir = fs::weakly_canonical(fs::absolute(out, ec), ec);
+  if (log.parent_path() != dir) return {};
+  for (const char* name : kRecordedFiles)
+    if (log.filename() == name)
+      return Error::usage(fmt::format("--wire-log {}: the recording writes {} in DIR itself; choose another file",
+                                      wire_log.string(), name));
+  return {};
 }
 
 Result<void> write_manifest_to(Disk& disk, const fs::path& path, const Manifest& manifest) {
@@ -160,7 +153,28 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   const std::string scenario = options.scenario.empty() ? default_scenario_id(options.out) : options.scenario;
   if (auto ok = check_scenario_id(scenario); !ok) return ok.error();
 
+  // Signals from here on, before anything is written: one arriving while the recording is
+  // prepared stops it before a host is started (below), one arriving during the spawn is
+  // forwarded to the host rather than lost.
+  std::optional<process::SignalPipe> signals;
+  std::optional<process::SigpipeIgnored> sigpipe;
+  if (env.handle_signals) {
+    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
+    if (!pipe) return pipe.error();
+    signals.emplace(std::move(*pipe));
+    sigpipe.emplace();
+  }
+
   std::error_code ec;
+  // The wire log before anything is removed or created: a new file of its own (never an
+  // existing one unless --force, never through a symbolic link), taken back when no host runs.
+  std::optional<wirelog::WireLogWriter> wire_log;
+  if (!options.wire_log.empty()) {
+    if (auto ok = check_wire_log_path(options.wire_log, options.out); !ok) return ok.error();
+    auto created = wirelog::WireLogWriter::create(options.wire_log, {}, options.force);
+    if (!created) return created.error();
+    wire_log.emplace(std::move(*created));
+  }
   const bool created_dir = !fs::exists(fs::symlink_status(options.out, ec));
   if (auto ok = prepare_scenario_dir(options.out, options.force); !ok) return ok.error();
   const fs::path dir = options.out;
@@ -175,26 +189,17 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     return transcript.error();
   }
   TranscriptSink sink(std::move(*transcript));
-  auto log = disk.create(dir / "host-stderr.log", kPrivateFile);
-  if (!log) {
-    clean_up(dir, created_dir);
-    return log.error();
-  }
-  StderrLog stderr_log(std::move(*log));
   auto redactor = Redactor::create(options.redact);
   if (!redactor) {
     clean_up(dir, created_dir);
     return redactor.error();
   }
-  std::optional<wirelog::WireLogWriter> wire_log;
-  if (!options.wire_log.empty()) {
-    auto created = wirelog::WireLogWriter::create(options.wire_log);
-    if (!created) {
-      clean_up(dir, created_dir);
-      return created.error();
-    }
-    wire_log.emplace(std::move(*created));
+  auto log = StderrLog::create(disk, dir, &*redactor);
+  if (!log) {
+    clean_up(dir, created_dir);
+    return log.error();
   }
+  StderrLog& stderr_log = *log;
   CaptureInfo info;
   info.redactor = &*redactor;
   if (wire_log) info.wire_log = options.wire_log.string();
@@ -215,26 +220,31 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
     return ok.error();
   }
 
-  // Signals before the spawn, so one arriving meanwhile is forwarded rather than lost.
-  std::optional<process::SignalPipe> signals;
-  std::optional<process::SigpipeIgnored> sigpipe;
-  if (env.handle_signals) {
-    auto pipe = process::SignalPipe::create({SIGINT, SIGTERM, SIGHUP, SIGCHLD});
-    if (!pipe) {
-      clean_up(dir, created_dir);
-      return pipe.error();
-    }
-    signals.emplace(std::move(*pipe));
-    sigpipe.emplace();
-  }
-
   process::SpawnSpec spec;
   spec.argv = info.host_argv;
   host_env->apply(spec);
+  // A stop signal that arrived while the recording was being prepared ends it here: no host
+  // is started for a user who already asked to stop.
+  if (signals) {
+    for (int signo : signals->take()) {
+      if (signo == SIGCHLD) continue;
+      clean_up(dir, created_dir);
+      return Error{ErrorKind::spawn,
+                   fmt::format("{} arrived before the host was started: nothing recorded, no host started",
+                               process::signal_name(signo)),
+                   "", 0, ""};
+    }
+  }
   auto host = env.spawn(spec);
   if (!host) {
     clean_up(dir, created_dir);
-    return host.error();
+    return host.error();  // the wire log, never committed, is removed with its writer
+  }
+  if (wire_log) {
+    if (auto ok = wire_log->commit(); !ok) {
+      clean_up(dir, created_dir);
+      return ok.error();  // the host is killed and reaped by its destructor
+    }
   }
 
   Tee tee(sink, static_cast<std::uint64_t>(options.frame_limit_bytes), Spill{&disk, dir, env.memory_limit});
@@ -248,6 +258,7 @@ Result<RecordOutcome> record(const RecordOptions& options, RecordEnv& env) {
   if (wire_log) wiring.on_chunk = [&](Direction d, std::string_view chunk) { wire_log->append(d, chunk); };
   auto session = forward_session(**host, tee, wiring, signals ? &*signals : nullptr, options.close_timeout_ms);
   if (!session) return session.error();  // the host is killed and reaped by its destructor
+  stderr_log.finish();  // under --redact: scrubbed of every value replaced in the session, now all known
   boost::json::object client_capture;
   if (env.client_done) client_capture = env.client_done();
 

@@ -146,7 +146,8 @@ std::optional<std::string> Redactor::redact(Direction dir, std::string_view byte
   if (!parsed || !parsed->is_object()) {
     if (active())
       warnings_.push_back({line, dir, "", "",
-                           fmt::format("{} frame: not a JSON object, recorded as it is (nothing redacted)", dir_name(dir))});
+                           fmt::format("{} frame: not a JSON object, recorded as it is (nothing redacted)", dir_name(dir)),
+                           ""});
     return std::nullopt;
   }
   json::value& value = *parsed;
@@ -169,16 +170,7 @@ std::optional<std::string> Redactor::redact(Direction dir, std::string_view byte
     }
   }
 
-  std::set<std::string> replaced;
-  for (std::size_t i = 0; i < paths_.size(); ++i) {
-    paths_[i].for_each_match(value, [&](json::value& v, const std::string& location) {
-      if (!replaced.insert(location).second) return;  // two paths, one place: redacted once
-      const std::string key = canonical_json(v);
-      auto [it, fresh] = placeholders_.try_emplace(key, placeholders_.size() + 1);
-      v = json::string(redaction_placeholder(it->second));
-      ++counts_[i].values;
-    });
-  }
+  const std::set<std::string> replaced = replace_selected(value);
 
   std::vector<std::string> clear;
   json::object& object = value.get_object();
@@ -190,16 +182,86 @@ std::optional<std::string> Redactor::redact(Direction dir, std::string_view byte
   for (const std::string& location : clear)
     warnings_.push_back({line, dir, location, account_method,
                          fmt::format("{} frame: {} looks like a credential and is recorded in the clear (--redact {})",
-                                     dir_name(dir), location, location)});
+                                     dir_name(dir), location, location),
+                         ""});
   if (!account_method.empty() && replaced.empty() && clear.empty())
     warnings_.push_back({line, dir, "", account_method,
                          fmt::format("{} frame: {} recorded with nothing redacted (--redact PATH for its credentials)",
-                                     dir_name(dir), account_method)});
+                                     dir_name(dir), account_method),
+                         ""});
 
   if (replaced.empty()) return std::nullopt;
   std::string out = serialize_json(value);
   if (cr) out += '\r';
   return out;
+}
+
+}  // namespace msptk::recorder
+
+namespace msptk::recorder {
+
+namespace {
+
+// The texts a value may be written as outside a frame: a string's characters and, when it
+// differs, its JSON-escaped spelling; any other value's JSON (compact and canonical).
+std::vector<std::string> texts_of(const json::value& v, const std::string& canonical) {
+  std::vector<std::string> out;
+  auto add = [&](std::string text) {
+    if (!text.empty() && std::find(out.begin(), out.end(), text) == out.end()) out.push_back(std::move(text));
+  };
+  if (v.is_string()) {
+    add(std::string(v.get_string()));
+    const std::string quoted = serialize_json(v);
+    add(quoted.substr(1, quoted.size() - 2));
+  } else {
+    add(serialize_json(v));
+    add(canonical);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::set<std::string> Redactor::replace_selected(json::value& value) {
+  std::set<std::string> replaced;
+  for (std::size_t i = 0; i < paths_.size(); ++i) {
+    paths_[i].for_each_match(value, [&](json::value& v, const std::string& location) {
+      if (!replaced.insert(location).second) return;  // two paths, one place: redacted once
+      const std::string key = canonical_json(v);
+      auto [it, fresh] = placeholders_.try_emplace(key, placeholders_.size() + 1);
+      const std::string placeholder = redaction_placeholder(it->second);
+      if (fresh)
+        for (std::string& text : texts_of(v, key)) texts_.emplace_back(std::move(text), placeholder);
+      v = json::string(placeholder);
+      ++counts_[i].values;
+    });
+  }
+  return replaced;
+}
+
+std::optional<std::string> Redactor::redact_unterminated(Direction dir, std::string_view bytes) {
+  std::string_view body = bytes;
+  const bool cr = !body.empty() && body.back() == '\r';
+  if (cr) body.remove_suffix(1);
+  auto parsed = parse_json(body);
+  if (!parsed || !parsed->is_object()) {
+    withhold_unterminated(dir, bytes.size());
+    return std::nullopt;
+  }
+  if (replace_selected(*parsed).empty()) return std::string(bytes);
+  std::string out = serialize_json(*parsed);
+  if (cr) out += '\r';
+  return out;
+}
+
+void Redactor::withhold_unterminated(Direction dir, std::uint64_t bytes) {
+  const std::string_view name = dir_name(dir);
+  warnings_.push_back({0, dir, "", "",
+                       fmt::format("{} frame left unfinished ({} bytes after the last LF) is not a JSON object --redact "
+                                   "can vet: withheld (no {}-unterminated.bin; capture.{}.unterminated keeps only its "
+                                   "size and SHA-256)",
+                                   name, bytes, name, name),
+                       "manifest.json"});
 }
 
 }  // namespace msptk::recorder

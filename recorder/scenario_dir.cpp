@@ -1,5 +1,6 @@
 // The safety rules of a recording's folder and id, and the placeholders of the host's argv.
 #include "msptk/recorder/recorder.hpp"
+#include "msptk/transcript/display.hpp"
 
 #include <fmt/format.h>
 
@@ -9,11 +10,12 @@ namespace fs = std::filesystem;
 
 Result<void> check_scenario_id(std::string_view id) {
   if (id.empty()) return Error::usage("the scenario id is empty");
+  if (const long c = first_control_character(id); c >= 0)
+    return Error::usage(fmt::format("scenario id holds a control character ({})", c < 0x80 ? fmt::format("0x{:02x}", c)
+                                                                                           : fmt::format("U+{:04X}", c)));
   for (unsigned char c : id) {
     if (c == '/' || c == '\\')
       return Error::usage(fmt::format("scenario id \"{}\" holds a path separator", id));
-    if (c < 0x20 || c == 0x7F)
-      return Error::usage(fmt::format("scenario id holds a control character (0x{:02x})", c));
   }
   if (id.find("..") != std::string_view::npos) return Error::usage(fmt::format("scenario id \"{}\" holds \"..\"", id));
   if (id == ".") return Error::usage("scenario id \".\" names no folder: give the scenario's own name");

@@ -29,34 +29,6 @@ void append_escaped(LineBuffer& out, std::string_view text) {
   out.append(escaped);
 }
 
-// Calls on_piece for each piece of the file, in order.
-Result<void> each_piece(const std::filesystem::path& path, const std::function<Result<void>(std::string_view)>& on_piece) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error::unreadable(path.string(), fmt::format("cannot read back: {}", std::strerror(errno)));
-  std::string buffer(kPiece, '\0');
-  std::size_t filled = 0;
-  Result<void> status;
-  while (true) {
-    const ssize_t n = ::read(fd, buffer.data() + filled, buffer.size() - filled);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      status = Error::unreadable(path.string(), fmt::format("cannot read back: {}", std::strerror(errno)));
-      break;
-    }
-    filled += static_cast<std::size_t>(n);
-    if (filled == buffer.size() || (n == 0 && filled > 0)) {
-      if (auto ok = on_piece(std::string_view(buffer.data(), filled)); !ok) {
-        status = ok;
-        break;
-      }
-      filled = 0;
-    }
-    if (n == 0) break;
-  }
-  ::close(fd);
-  return status;
-}
-
 }  // namespace
 
 Result<bool> write_spilled_line(Direction dir, const PendingFrame& frame, OutFile& out) {
@@ -85,7 +57,7 @@ Result<bool> write_spilled_line(Direction dir, const PendingFrame& frame, OutFil
       text.resize(cut);
       return write_text(text);
     };
-    if (auto ok = each_piece(frame.spill_path(), text_piece); !ok) return ok;
+    if (auto ok = frame.read_back(frame.size(), kPiece, text_piece); !ok) return ok;
     if (!carry.empty() && valid) return write_text(carry);  // a sequence cut short: never UTF-8
     return {};
   };
@@ -98,7 +70,7 @@ Result<bool> write_spilled_line(Direction dir, const PendingFrame& frame, OutFil
     if (auto ok = write_raw(true, unused); !ok) return ok.error();
     if (auto ok = out.write(R"(","rawBase64":")"); !ok) return ok.error();
     auto base64_piece = [&](std::string_view piece) { return out.write(base64_encode(piece)); };
-    if (auto ok = each_piece(frame.spill_path(), base64_piece); !ok) return ok.error();
+    if (auto ok = frame.read_back(frame.size(), kPiece, base64_piece); !ok) return ok.error();
   }
   if (auto ok = out.write("\"}\n"); !ok) return ok.error();
   return valid;

@@ -33,21 +33,11 @@ std::optional<json::value> parse_handshake(std::string_view bytes) {
 Result<std::string> read_spilled(const PendingFrame& frame) {
   std::string bytes;
   bytes.reserve(frame.size());
-  const int fd = ::open(frame.spill_path().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Error::unreadable(frame.spill_path().string(), fmt::format("cannot read back: {}", std::strerror(errno)));
-  char buffer[65536];
-  int error = 0;
-  while (true) {
-    process::IoResult r = process::read_some(fd, buffer, sizeof buffer);
-    if (r.eof || r.error) {
-      error = r.error == EBADF ? 0 : r.error;
-      break;
-    }
-    bytes.append(buffer, r.bytes);
-  }
-  ::close(fd);
-  if (error) return Error::unreadable(frame.spill_path().string(), fmt::format("cannot read back: {}", std::strerror(error)));
+  auto ok = frame.read_back(frame.size(), 256 * 1024, [&](std::string_view piece) -> Result<void> {
+    bytes.append(piece);
+    return {};
+  });
+  if (!ok) return ok.error();
   return bytes;
 }
 
@@ -76,6 +66,13 @@ Tee::Tee(FrameSink& sink, std::uint64_t frame_limit_bytes, const Spill& spill)
       spill_(spill),
       client_pending_(spill.disk, spill_file(spill, Direction::client), spill.memory_limit),
       server_pending_(spill.disk, spill_file(spill, Direction::server), spill.memory_limit) {}
+
+void Tee::redact_with(Redactor* redactor) {
+  redactor_ = redactor;
+  const bool unnamed = redactor_ && redactor_->active();
+  client_pending_.spill_unnamed(unnamed);
+  server_pending_.spill_unnamed(unnamed);
+}
 
 void Tee::feed(Direction dir, std::string_view chunk) {
   DirectionStats& stats = dir == Direction::client ? client_ : server_;
@@ -142,6 +139,10 @@ void Tee::close(Direction dir) {
   Unterminated& tail = stats.tail;
   tail.bytes = frame.size();
   if (frame.empty()) return;
+  if (redactor_ && redactor_->active()) {
+    keep_redacted_tail(dir, frame, stats);
+    return;
+  }
   tail.sha256 = frame.sha256();
   tail.head = frame.head();
   tail.tail = frame.tail();
@@ -166,6 +167,57 @@ void Tee::close(Direction dir) {
     if (!failure_) failure_ = kept.error();
   }
   frame.reset(/*keep_file=*/true);
+}
+
+// Under --redact: the tail as the Redactor lets it be kept, or only its size and SHA-256.
+void Tee::keep_redacted_tail(Direction dir, PendingFrame& frame, DirectionStats& stats) {
+  Unterminated& tail = stats.tail;
+  auto withhold = [&] {
+    tail.sha256 = frame.sha256();
+    tail.withheld = true;
+    frame.reset();
+  };
+  // Only a JSON object can be redacted: bytes that do not even start like one are withheld
+  // without being read back.
+  const std::string head = frame.head();
+  const std::size_t first = head.find_first_not_of(" \t\r");
+  if (first == std::string::npos || head[first] != '{') {
+    redactor_->withhold_unterminated(dir, frame.size());
+    return withhold();
+  }
+  std::string bytes;
+  if (frame.spilled()) {
+    if (!failure_) {
+      if (auto ok = frame.close_spill(); !ok) failure_ = ok.error();
+    }
+    auto read = read_spilled(frame);
+    if (!read || read->size() != frame.size()) {
+      if (!read && !failure_) failure_ = read.error();
+      redactor_->withhold_unterminated(dir, frame.size());
+      return withhold();
+    }
+    bytes = std::move(*read);
+  } else {
+    bytes = std::string(frame.bytes());
+  }
+  std::optional<std::string> kept = redactor_->redact_unterminated(dir, bytes);
+  if (!kept) return withhold();
+  frame.reset();
+  tail.bytes = kept->size();
+  tail.sha256 = sha256_hex(*kept);
+  tail.head = kept->substr(0, kEdgeBytes);
+  tail.tail = kept->size() > kEdgeBytes ? kept->substr(kept->size() - kEdgeBytes) : *kept;
+  if (!spill_.disk) {
+    stats.unterminated = std::move(*kept);
+    return;
+  }
+  tail.file = fmt::format("{}-unterminated.bin", to_string(dir));
+  auto written = spill_.disk->replace(spill_.dir / tail.file, *kept,
+                                      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  if (!written) {
+    tail.file.clear();
+    if (!failure_) failure_ = written.error();
+  }
 }
 
 void Tee::on_frame(Direction dir, std::string_view bytes) {

@@ -1,7 +1,9 @@
 #include "msptk/review/session.hpp"
 
 #include "msptk/differ/render.hpp"
+#include "msptk/transcript/display.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <fmt/format.h>
 
@@ -35,16 +37,27 @@ std::string first_difference(const DiffReport& report) {
   return "";
 }
 
-ReviewEntry assessed(const Candidate& candidate, const ReviewOptions& options, Assessment* out = nullptr) {
-  ReviewEntry entry{candidate, std::nullopt, "", "pending", ""};
+void failed(ReviewEntry& entry, const Error& error) {
+  entry.error = error.render();
+  entry.failure = error;
+}
+
+ReviewEntry assessed(const Candidate& candidate, const ReviewOptions& options, Assessment& out) {
+  ReviewEntry entry;
+  entry.candidate = candidate;
   auto assessment = assess(candidate, options.registry);
   if (!assessment) {
-    entry.error = assessment.error().render();
+    failed(entry, assessment.error());
     return entry;
   }
   entry.verdict = assessment->verdict;
   entry.first_difference = first_difference(assessment->diff);
-  if (out) *out = std::move(*assessment);
+  if (assessment->refusal) entry.notes.push_back("cannot be accepted: " + *assessment->refusal);
+  if (assessment->fingerprint)
+    entry.notes.push_back(fmt::format("fingerprint: the host reported {}, the golden is pinned to {} (not a transcript "
+                                      "change: accepting keeps the pin; msptk staleness and repin move it)",
+                                      assessment->fingerprint->candidate, assessment->fingerprint->golden));
+  out = std::move(*assessment);
   return entry;
 }
 
@@ -53,7 +66,7 @@ std::optional<std::string> ask_non_empty(Terminal& terminal, const std::string& 
   while (true) {
     auto answer = terminal.ask(fmt::format("{}: ", member));
     if (!answer) return std::nullopt;
-    if (!trim(*answer).empty()) return trim(*answer);
+    if (!is_blank(*answer)) return trim(*answer);
     terminal.show(fmt::format("{} cannot be empty.\n", member));
   }
 }
@@ -68,17 +81,18 @@ std::size_t ReviewSummary::count(const std::string& decision) const {
 ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& terminal, const ReviewOptions& options) {
   ReviewSummary summary;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
+    Assessment assessment;
     if (summary.quit) {
-      summary.entries.push_back(assessed(candidates[i], options));
+      summary.entries.push_back(assessed(candidates[i], options, assessment));
       continue;
     }
-    Assessment assessment;
-    ReviewEntry entry = assessed(candidates[i], options, &assessment);
+    ReviewEntry entry = assessed(candidates[i], options, assessment);
     std::ostringstream text;
-    text << fmt::format("[{}/{}] {}  ({} vs {})\n", i + 1, candidates.size(), entry.candidate.id(),
-                        entry.candidate.golden.string(), entry.candidate.pending.string());
+    text << display_text(fmt::format("[{}/{}] {}  ({} vs {})", i + 1, candidates.size(), entry.candidate.id(),
+                                     entry.candidate.golden.string(), entry.candidate.pending.string()))
+         << "\n";
     if (!entry.verdict) {
-      text << "cannot assess: " << entry.error << "\n";
+      text << "cannot assess: " << display_text(entry.error) << "\n";
       terminal.show(text.str());
       summary.entries.push_back(std::move(entry));
       continue;
@@ -86,6 +100,7 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
     TextStyle style;
     style.color = options.color;
     render_text(text, assessment.diff, style);
+    for (const std::string& note : entry.notes) text << display_text(note) << "\n";
     terminal.show(text.str());
 
     const bool divergent = *entry.verdict == Verdict::divergent;
@@ -100,12 +115,16 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
       }
       if (choice == "s") break;
       if (choice == "r") {
-        if (auto ok = reject(entry.candidate); !ok) entry.error = ok.error().render();
+        if (auto ok = reject(entry.candidate); !ok) failed(entry, ok.error());
         else entry.decision = "rejected";
         break;
       }
       if (choice == "a") {
         std::optional<Justification> justification;
+        if (assessment.refusal) {
+          terminal.show("cannot be accepted: " + display_text(*assessment.refusal) + "\n");
+          continue;
+        }
         if (divergent) {
           terminal.show("A divergent candidate changes what the golden transcript says: justify it "
                         "(written to the manifest's regenerationJustification).\n");
@@ -116,10 +135,11 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
             summary.quit = true;
             break;
           }
-          justification = Justification{*cite, *rationale, *tracking};
+          justification = Justification{*cite, *rationale, *tracking, {}};
         }
-        if (auto ok = accept(entry.candidate, *entry.verdict, justification ? &*justification : nullptr); !ok) {
-          entry.error = ok.error().render();
+        if (auto ok = accept(entry.candidate, assessment, justification ? &*justification : nullptr, options.rewrite);
+            !ok) {
+          failed(entry, ok.error());
           terminal.show("error: " + entry.error + "\n");
         } else {
           entry.decision = "accepted";
@@ -136,12 +156,13 @@ ReviewSummary run_review(const std::vector<Candidate>& candidates, Terminal& ter
 ReviewSummary run_bulk(const std::vector<Candidate>& candidates, BulkAction action, const ReviewOptions& options) {
   ReviewSummary summary;
   for (const Candidate& candidate : candidates) {
-    ReviewEntry entry = assessed(candidate, options);
+    Assessment assessment;
+    ReviewEntry entry = assessed(candidate, options, assessment);
     if (action == BulkAction::reject_all) {
-      if (auto ok = reject(candidate); !ok) entry.error = ok.error().render();
+      if (auto ok = reject(candidate); !ok) failed(entry, ok.error());
       else entry.decision = "rejected";
     } else if (action == BulkAction::accept_equivalent && entry.verdict && *entry.verdict != Verdict::divergent) {
-      if (auto ok = accept(candidate, *entry.verdict); !ok) entry.error = ok.error().render();
+      if (auto ok = accept(candidate, assessment, nullptr, options.rewrite); !ok) failed(entry, ok.error());
       else entry.decision = "accepted";
     }
     summary.entries.push_back(std::move(entry));
@@ -158,7 +179,8 @@ void render_text(std::ostream& out, const ReviewSummary& summary) {
     if (e.verdict && *e.verdict == Verdict::divergent && !e.first_difference.empty())
       line += fmt::format(" ({})", e.first_difference);
     if (!e.error.empty()) line += fmt::format(": error: {}", e.error);
-    out << line << "\n";
+    out << display_text(line) << "\n";  // names and messages quote input
+    for (const std::string& note : e.notes) out << "  " << display_text(note) << "\n";
   }
   out << fmt::format("{} candidate{}: {} accepted, {} rejected, {} pending\n", summary.entries.size(),
                      summary.entries.size() == 1 ? "" : "s", summary.count("accepted"), summary.count("rejected"),
@@ -176,6 +198,7 @@ json::value to_json(const ReviewSummary& summary) {
                                          {"verdict", e.verdict ? json::value(to_string(*e.verdict)) : json::value(nullptr)},
                                          {"firstDifference", e.first_difference},
                                          {"decision", e.decision},
+                                         {"notes", json::array(e.notes.begin(), e.notes.end())},
                                          {"error", e.error.empty() ? json::value(nullptr) : json::value(e.error)}});
   return json::object{{"candidates", std::move(candidates)},
                       {"accepted", summary.count("accepted")},

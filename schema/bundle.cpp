@@ -1,6 +1,7 @@
 #include "msptk/schema/bundle.hpp"
 
 #include "instance.hpp"
+#include "pointer.hpp"
 #include "msptk/transcript/json_io.hpp"
 #include "translate.hpp"
 
@@ -10,12 +11,14 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+// After valijson, before anything instantiates its visitor: the linear pattern and format checks.
+#include "linear_visits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <unordered_map>
 
@@ -53,60 +56,16 @@ std::string Violation::render() const {
 
 namespace {
 
+using detail::at_pointer;
+using detail::escape_pointer;
+using detail::unescape_pointer;
+
 constexpr int kMaxDescent = 32;  // anyOf/oneOf narrowing depth
 
 struct Compiled {
   valijson::Schema schema;
   std::string error;  // why it could not be compiled
 };
-
-std::string escape_pointer(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
-std::string unescape_pointer(std::string_view token) {
-  std::string out;
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    if (token[i] == '~' && i + 1 < token.size()) {
-      out += token[i + 1] == '1' ? '/' : '~';
-      ++i;
-    } else {
-      out += token[i];
-    }
-  }
-  return out;
-}
-
-// The node at a "#/a/b" pointer of `doc`, or nullptr.
-const json::value* at_pointer(const json::value& doc, std::string_view pointer) {
-  if (pointer.substr(0, 1) != "#") return nullptr;
-  pointer.remove_prefix(1);
-  const json::value* node = &doc;
-  while (!pointer.empty()) {
-    if (pointer[0] != '/') return nullptr;
-    pointer.remove_prefix(1);
-    const std::size_t end = std::min(pointer.find('/'), pointer.size());
-    const std::string token = unescape_pointer(pointer.substr(0, end));
-    pointer.remove_prefix(end);
-    if (const json::object* o = node->if_object()) {
-      node = o->if_contains(token);
-    } else if (const json::array* a = node->if_array()) {
-      char* stop = nullptr;
-      const unsigned long i = std::strtoul(token.c_str(), &stop, 10);
-      node = (stop && *stop == '\0' && !token.empty() && i < a->size()) ? &(*a)[i] : nullptr;
-    } else {
-      node = nullptr;
-    }
-    if (!node) return nullptr;
-  }
-  return node;
-}
 
 // One valijson error, its context made relative to the validated instance.
 struct RawError {
@@ -291,13 +250,10 @@ struct Bundle::State {
         bool matched = false;
         if (const json::value* patterns = schema->if_contains("patternProperties"); patterns && patterns->is_object()) {
           for (const auto& p : patterns->get_object()) {
-            try {
-              if (std::regex_search(segment, std::regex(std::string(p.key())))) {
-                pointer = deref(pointer + "/patternProperties/" + escape_pointer(p.key()));
-                matched = true;
-                break;
-              }
-            } catch (const std::regex_error&) {
+            if (detail::pattern_matches(std::string(p.key()), segment)) {
+              pointer = deref(pointer + "/patternProperties/" + escape_pointer(p.key()));
+              matched = true;
+              break;
             }
           }
         }

@@ -1,8 +1,13 @@
 #include "translate.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/schema/pattern.hpp"
+#include "pointer.hpp"
+
 #include <fmt/format.h>
 
 #include <string_view>
+#include <vector>
 
 namespace msptk::schema::detail {
 
@@ -35,19 +40,16 @@ bool one_of(std::string_view key, const std::string_view (&set)[N]) {
 
 bool is_extension(std::string_view key) { return key.substr(0, 2) == "x-"; }
 
-std::string escape_pointer(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
+struct Reference {
+  std::string at;      // the pointer of the $ref member ("#/methods/a/params/$ref")
+  std::string target;  // its value
+};
 
 struct Translator {
   std::string problem;
   int depth = 0;
+  std::vector<Reference> references;  // every $ref of a schema node, as written
+  std::vector<Reference> patterns;    // every pattern and patternProperties name, as written
 
   void node(json::value& schema, const std::string& at) {
     if (!problem.empty()) return;
@@ -64,6 +66,13 @@ struct Translator {
         return;
       }
     }
+    if (const json::value* ref = obj->if_contains("$ref"); ref && ref->is_string())
+      references.push_back(Reference{at + "/$ref", std::string(ref->get_string())});
+    if (const json::value* pattern = obj->if_contains("pattern"); pattern && pattern->is_string())
+      patterns.push_back(Reference{at + "/pattern", std::string(pattern->get_string())});
+    if (const json::value* names = obj->if_contains("patternProperties"); names && names->is_object())
+      for (const auto& name : names->get_object())
+        patterns.push_back(Reference{at + "/patternProperties/" + escape_pointer(name.key()), std::string(name.key())});
     rewrite(*obj);
     for (auto& member : *obj) {
       const std::string_view key = member.key();
@@ -157,7 +166,27 @@ std::string translate_to_draft7(json::value& bundle) {
       }
     }
   }
-  return t.problem;
+  if (!t.problem.empty()) return t.problem;
+  // Patterns are matched in linear time (pattern.hpp); one that cannot be is refused here, once,
+  // rather than matched by a backtracking engine or skipped.
+  for (const Reference& p : t.patterns) {
+    auto compiled = Pattern::compile(p.target);
+    if (const std::string* why = std::get_if<std::string>(&compiled))
+      return fmt::format("{} is {}, a pattern msptk cannot match in linear time: {}", p.at, serialize_json(json::value(p.target)),
+                         *why);
+  }
+  // A reference that names nothing would leave its schema out silently (coverage mapped less,
+  // validate reported a schema it could not use frame after frame): the bundle is refused.
+  for (const Reference& r : t.references) {
+    if (at_pointer(bundle, r.target)) continue;
+    if (!r.target.starts_with("#"))
+      return fmt::format("{} is {}, a reference outside the bundle: msptk resolves only references into the bundle "
+                         "(\"#/...\")",
+                         r.at, serialize_json(json::value(r.target)));
+    return fmt::format("{} is {}, which names nothing in the bundle (a dangling reference)", r.at,
+                       serialize_json(json::value(r.target)));
+  }
+  return {};
 }
 
 }  // namespace msptk::schema::detail

@@ -64,4 +64,16 @@ std::string display_text(std::string_view text) {
   return out;
 }
 
+long first_control_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) return c;
+    if (c == 0xC2 && i + 1 < text.size()) {
+      const auto next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9F) return next;  // U+0080..U+009F
+    }
+  }
+  return -1;
+}
+
 }  // namespace msptk

@@ -31,7 +31,12 @@ Result<std::string> read_file(const std::filesystem::path& path) {
 Result<json::value> parse_json_file(const std::filesystem::path& path) {
   auto text = read_file(path);
   if (!text) return text.error();
-  auto value = parse_json(*text);
+  return parse_json_text(*text, path.string());
+}
+
+Result<json::value> parse_json_text(std::string_view bytes, const std::string& file) {
+  const std::string_view* text = &bytes;
+  auto value = parse_json(bytes);
   if (!value) {
     const JsonError& e = value.error();
     const std::size_t offset = std::min(e.offset, text->size());
@@ -44,7 +49,7 @@ Result<json::value> parse_json_file(const std::filesystem::path& path) {
       case JsonErrorKind::duplicate_member: message = "JSON with a " + e.message; break;
       case JsonErrorKind::unsupported: message = "JSON that " + e.message; break;
     }
-    return Error::malformed(path.string(), line, "json.syntax", std::move(message));
+    return Error::malformed(file, line, "json.syntax", std::move(message));
   }
   return std::move(*value);
 }

@@ -218,16 +218,20 @@ std::optional<Result<LineSource::Line>> LineSource::skip_oversized() {
   }
 }
 
-Result<void> LineSource::rewind() {
-  if (::lseek(fd_, 0, SEEK_SET) != 0)
-    return Error::unreadable(file_, fmt::format("cannot read it again from the start: {}", std::strerror(errno)));
+Result<void> LineSource::rewind() { return seek(0); }
+
+Result<void> LineSource::seek(std::uint64_t offset) {
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) != static_cast<off_t>(offset))
+    return Error::unreadable(file_, fmt::format("cannot read it again from {}: {}",
+                                                offset == 0 ? std::string("the start") : fmt::format("byte {}", offset),
+                                                std::strerror(errno)));
   begin_ = end_ = 0;
-  consumed_ = 0;
+  consumed_ = offset;
   eof_ = failed_ = false;
   next_read_ = kChunk;  // as open() sizes the first read
   struct stat st {};
-  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < kChunk)
-    next_read_ = std::max<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, 4096);
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < kChunk + offset)
+    next_read_ = std::max<std::size_t>(static_cast<std::size_t>(st.st_size - static_cast<off_t>(offset)) + 1, 4096);
   return {};
 }
 

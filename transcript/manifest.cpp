@@ -13,6 +13,15 @@
 
 namespace msptk {
 
+bool is_blank(std::string_view text) { return text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos; }
+
+std::optional<std::string_view> blank_justification_member(const RegenerationJustification& j) {
+  if (is_blank(j.cite)) return "cite";
+  if (is_blank(j.rationale)) return "rationale";
+  if (is_blank(j.tracking_issue)) return "trackingIssue";
+  return std::nullopt;
+}
+
 namespace json = boost::json;
 
 namespace {
@@ -157,9 +166,11 @@ ManifestParse parse_manifest(const json::value& value) {
       for (auto [key, dest] : fields) {
         std::string path = fmt::format("regenerationJustification.{}", key);
         const json::value* v = rjo->if_contains(key);
-        if (!v || !is_json_string(*v) || v->get_string().empty()) {
+        if (!v || !is_json_string(*v) || is_blank(v->get_string())) {
           p.problem(path, "manifest.regeneration",
-                    fmt::format("\"{}\" must be a non-empty string when regenerationJustification is present", path));
+                    fmt::format("\"{}\" must be a non-empty string when regenerationJustification is present (blank "
+                                "counts as empty)",
+                                path));
         } else {
           *dest = std::string(v->get_string());
         }
@@ -284,10 +295,16 @@ json::value Manifest::to_json() const {
 }
 
 Result<ManifestParse> read_manifest(const std::filesystem::path& path) {
-  auto value = parse_json_file(path);
+  auto text = read_file(path);
+  if (!text) return text.error();
+  return parse_manifest_text(*text, path.string());
+}
+
+Result<ManifestParse> parse_manifest_text(std::string_view text, const std::string& file) {
+  auto value = parse_json_text(text, file);
   if (!value) return value.error();
   if (!value->is_object()) {
-    return Error::malformed(path.string(), 1, "manifest.type", "manifest is not a JSON object");
+    return Error::malformed(file, 1, "manifest.type", "manifest is not a JSON object");
   }
   return parse_manifest(*value);
 }

@@ -26,6 +26,16 @@ Result<LineSource> TranscriptReader::rewound_source() && {
   return std::move(source_);
 }
 
+Result<void> TranscriptReader::seek(std::uint64_t offset, std::size_t line) {
+  if (auto done = source_.seek(offset); !done) return done.error();
+  line_no_ = line - 1;
+  text_ = {};
+  facts_ = LineFacts{};
+  done_ = undecoded_ = false;
+  pending_.reset();
+  return {};
+}
+
 bool TranscriptReader::next_is(std::string_view text, const LineFacts& facts) {
   if (done_ || pending_) return false;
   undecoded_ = false;

@@ -2,6 +2,7 @@
 
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/normalizer/path.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
@@ -20,10 +21,18 @@ void check_manifest(const ManifestContext& ctx, std::vector<Finding>& out) {
   const json::object* obj = ctx.json->if_object();
   if (!obj) return;
   const Manifest& manifest = ctx.parse->manifest;
-  if (const json::value* scenario = obj->if_contains("scenario");
-      scenario && is_json_string(*scenario) && manifest.scenario != ctx.folder_name) {
-    add("scenario", "manifest.scenario",
-        fmt::format("scenario \"{}\" differs from the folder name \"{}\"", manifest.scenario, ctx.folder_name));
+  if (const json::value* scenario = obj->if_contains("scenario"); scenario && is_json_string(*scenario)) {
+    // A scenario id names a folder and starts report lines: a control character in it (a
+    // newline splits a line, an escape colours a terminal) is refused, even when the folder
+    // is named the same.
+    if (const long c = first_control_character(manifest.scenario); c >= 0)
+      add("scenario", "manifest.scenario",
+          fmt::format("scenario \"{}\" holds a control character ({}): a scenario id names a folder and starts report "
+                      "lines",
+                      manifest.scenario, c < 0x80 ? fmt::format("0x{:02x}", c) : fmt::format("U+{:04X}", c)));
+    else if (manifest.scenario != ctx.folder_name)
+      add("scenario", "manifest.scenario",
+          fmt::format("scenario \"{}\" differs from the folder name \"{}\"", manifest.scenario, ctx.folder_name));
   }
   if (const json::value* normalize = obj->if_contains("normalize"); normalize && normalize->is_array()) {
     const json::array& paths = normalize->get_array();

@@ -47,7 +47,7 @@ constexpr std::array kRules = {
     RuleInfo{"manifest.type", "error", "members have their types"},
     RuleInfo{"manifest.kind", "error", "kind is \"mspTranscript\""},
     RuleInfo{"manifest.schema-version", "error", "schemaVersion is 1"},
-    RuleInfo{"manifest.scenario", "error", "scenario equals the folder name"},
+    RuleInfo{"manifest.scenario", "error", "scenario equals the folder name and holds no control character"},
     RuleInfo{"manifest.provenance", "error", "provenance is hand-authored, host-generated or sdk-tolerance"},
     RuleInfo{"manifest.fingerprint", "error", "fingerprint is sha256:<64 lowercase hex>"},
     RuleInfo{"manifest.frame-limit", "error", "serverConfig.frameLimitBytes is a positive integer"},

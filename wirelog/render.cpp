@@ -1,5 +1,7 @@
 #include "msptk/wirelog/render.hpp"
 
+#include "msptk/transcript/display.hpp"
+
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <fmt/format.h>
@@ -40,7 +42,7 @@ void render_table(std::ostream& out, const std::string& file, const WireAnalysis
   for (const ChunkRow& row : analysis.rows)
     out << fmt::format("{:>6}  {:<6}  {:>12}  {:>10}  {:>8}  {:>6}  {}\n", row.seq, to_string(row.dir), row.t_micros,
                        row.gap_micros, row.bytes, row.frames_completed, cut_text(row));
-  out << file << ": " << analysis.rows.size() << " chunk" << (analysis.rows.size() == 1 ? "" : "s") << ", "
+  out << display_text(file) << ": " << analysis.rows.size() << " chunk" << (analysis.rows.size() == 1 ? "" : "s") << ", "
       << analysis.frames.size() << " frame" << (analysis.frames.size() == 1 ? "" : "s") << " rebuilt";
   if (analysis.largest_gap_before_seq)
     out << fmt::format(", largest gap {} us (before chunk {})", analysis.largest_gap_micros,
@@ -85,16 +87,16 @@ void render_json(std::ostream& out, const std::string& file, const WireAnalysis&
 
 void render_check(std::ostream& out, const std::string& file, const RebuildCheck& check, const std::string& transcript) {
   if (check.same()) {
-    out << fmt::format("{}: {} frame{} rebuilt, identical to {}\n", file, check.compared, check.compared == 1 ? "" : "s",
-                       transcript);
+    out << fmt::format("{}: {} frame{} rebuilt, identical to {}\n", display_text(file), check.compared,
+                       check.compared == 1 ? "" : "s", display_text(transcript));
     return;
   }
   for (const FrameMismatch& m : check.mismatches) {
-    if (m.line) out << fmt::format("{}:{}: {}\n", transcript, m.line, m.message);
-    else out << fmt::format("{}: {}\n", file, m.message);
+    if (m.line) out << fmt::format("{}:{}: {}\n", display_text(transcript), m.line, display_text(m.message));
+    else out << fmt::format("{}: {}\n", display_text(file), display_text(m.message));
   }
   if (check.more) out << fmt::format("... and {} more mismatch{}\n", check.more, check.more == 1 ? "" : "es");
-  out << fmt::format("{}: the rebuilt frames differ from {}\n", file, transcript);
+  out << fmt::format("{}: the rebuilt frames differ from {}\n", display_text(file), display_text(transcript));
 }
 
 }  // namespace msptk::wirelog

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace msptk::wirelog {
@@ -23,12 +24,30 @@ std::string wire_log_line(std::uint64_t seq, Direction dir, std::int64_t t_micro
                      base64_encode(bytes));
 }
 
-Result<WireLogWriter> WireLogWriter::create(const fs::path& path, std::function<std::int64_t()> micros) {
+Result<WireLogWriter> WireLogWriter::create(const fs::path& path, std::function<std::int64_t()> micros, bool replace) {
   WireLogWriter writer;
   writer.path_ = path.string();
-  writer.fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (writer.fd_ < 0)
-    return Error::unreadable(writer.path_, fmt::format("cannot create the wire log: {}", std::strerror(errno)));
+  if (path.empty()) return Error::usage("--wire-log is empty: give the file to write the wire log to");
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
+    return Error::usage(fmt::format("--wire-log {}: is a folder (give a file name)", writer.path_));
+  if (exists && !replace)
+    return Error::usage(fmt::format("--wire-log {}: already exists (a wire log is written to a new file; --force "
+                                    "replaces it)",
+                                    writer.path_));
+  // With `replace`, a new file beside FILE (O_EXCL: never an existing one), renamed over FILE by commit().
+  writer.created_ = exists ? fmt::format("{}.tmp.{}", writer.path_, ::getpid()) : writer.path_;
+  writer.fd_ = ::open(writer.created_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (writer.fd_ < 0 && errno == EEXIST && !exists)
+    return Error::usage(fmt::format("--wire-log {}: already exists (a wire log is written to a new file; --force "
+                                    "replaces it)",
+                                    writer.path_));
+  if (writer.fd_ < 0) {
+    const int err = errno;
+    writer.created_.clear();
+    return Error::unreadable(writer.path_, fmt::format("cannot create the wire log: {}", std::strerror(err)));
+  }
   if (!micros) {
     const auto start = std::chrono::steady_clock::now();
     micros = [start] {
@@ -41,6 +60,7 @@ Result<WireLogWriter> WireLogWriter::create(const fs::path& path, std::function<
 
 WireLogWriter::WireLogWriter(WireLogWriter&& other) noexcept
     : path_(std::move(other.path_)),
+      created_(std::exchange(other.created_, {})),
       fd_(std::exchange(other.fd_, -1)),
       seq_(other.seq_),
       micros_(std::move(other.micros_)),
@@ -48,6 +68,15 @@ WireLogWriter::WireLogWriter(WireLogWriter&& other) noexcept
 
 WireLogWriter::~WireLogWriter() {
   if (fd_ >= 0) ::close(fd_);
+  if (!created_.empty()) ::unlink(created_.c_str());  // never committed: FILE is as it was
+}
+
+Result<void> WireLogWriter::commit() {
+  if (created_.empty()) return {};
+  if (created_ != path_ && ::rename(created_.c_str(), path_.c_str()) != 0)
+    return Error::unreadable(path_, fmt::format("cannot replace the wire log: {}", std::strerror(errno)));
+  created_.clear();
+  return {};
 }
 
 void WireLogWriter::append(Direction dir, std::string_view chunk) {
@@ -65,15 +94,24 @@ void WireLogWriter::append(Direction dir, std::string_view chunk) {
   }
 }
 
-Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::unreadable(path.string(), fmt::format("cannot read: {}", std::strerror(errno)));
-  std::vector<WireChunk> chunks;
+Result<WireLogReader> WireLogReader::open(const fs::path& path) {
+  WireLogReader reader;
+  reader.file_ = path.string();
+  reader.in_ = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*reader.in_) return Error::unreadable(reader.file_, fmt::format("cannot read: {}", std::strerror(errno)));
+  return reader;
+}
+
+std::optional<Result<WireChunk>> WireLogReader::next() {
+  if (done_) return std::nullopt;
   std::string text;
-  const std::string file = path.string();
-  for (std::size_t line = 1; std::getline(in, text); ++line) {
+  while (std::getline(*in_, text)) {
+    const std::size_t line = ++line_;
     if (text.empty()) continue;
-    auto bad = [&](const std::string& why) { return Error::malformed(file, line, "wirelog.line", why); };
+    auto bad = [&](const std::string& why) -> std::optional<Result<WireChunk>> {
+      done_ = true;
+      return Result<WireChunk>(Error::malformed(file_, line, "wirelog.line", why));
+    };
     auto parsed = parse_json(text);
     if (!parsed) return bad(fmt::format("not JSON: {}", parsed.error().describe()));
     const json::value& value = *parsed;
@@ -85,7 +123,7 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
     if (!seq || !(seq->is_int64() || seq->is_uint64()) || seq->to_number<std::int64_t>() <= 0)
       return bad("\"seq\" must be a positive integer");
     chunk.seq = seq->to_number<std::uint64_t>();
-    const std::uint64_t expected = chunks.empty() ? 1 : chunks.back().seq + 1;
+    const std::uint64_t expected = last_seq_ + 1;
     if (chunk.seq != expected) return bad(fmt::format("\"seq\" is {}, expected {} (a chunk is missing)", chunk.seq, expected));
     const json::value* dir = object.if_contains("dir");
     std::optional<Direction> direction = dir && dir->is_string() ? parse_direction(dir->get_string()) : std::nullopt;
@@ -94,12 +132,39 @@ Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
     const json::value* t = object.if_contains("tMicros");
     if (!t || !t->is_int64()) return bad("\"tMicros\" must be an integer");
     chunk.t_micros = t->get_int64();
+    auto bad_time = [&](const std::string& why) -> std::optional<Result<WireChunk>> {
+      done_ = true;
+      return Result<WireChunk>(Error::malformed(file_, line, "wirelog.time", why));
+    };
+    if (chunk.t_micros < 0)
+      return bad_time(fmt::format("\"tMicros\" is {}: a time since the recording started is never negative",
+                                  chunk.t_micros));
+    if (last_seq_ > 0 && chunk.t_micros < last_t_micros_)
+      return bad_time(fmt::format("\"tMicros\" is {}, before the {} of chunk {} (line {}): the times of reads "
+                                  "in order never go backwards",
+                                  chunk.t_micros, last_t_micros_, last_seq_, last_line_));
     const json::value* bytes = object.if_contains("bytes");
     if (!bytes || !is_json_string(*bytes)) return bad("\"bytes\" must be a base64 string");
     auto decoded = base64_decode(bytes->get_string());
     if (!decoded) return bad("\"bytes\" is not valid base64");
     chunk.bytes = std::move(*decoded);
-    chunks.push_back(std::move(chunk));
+    last_seq_ = chunk.seq;
+    last_t_micros_ = chunk.t_micros;
+    last_line_ = line;
+    return Result<WireChunk>(std::move(chunk));
+  }
+  done_ = true;
+  if (in_->bad()) return Result<WireChunk>(Error::unreadable(file_, "read error"));
+  return std::nullopt;
+}
+
+Result<std::vector<WireChunk>> read_wire_log(const fs::path& path) {
+  auto reader = WireLogReader::open(path);
+  if (!reader) return reader.error();
+  std::vector<WireChunk> chunks;
+  while (auto chunk = reader->next()) {
+    if (!*chunk) return chunk->error();
+    chunks.push_back(std::move(**chunk));
   }
   return chunks;
 }
@@ -175,6 +240,36 @@ WireAnalysis analyze(const std::vector<WireChunk>& chunks) {
   out.client.unterminated = client_framer.pending_size();
   out.server.unterminated = server_framer.pending_size();
   return out;
+}
+
+Result<void> write_rebuilt(const WireAnalysis& analysis, const fs::path& out, const std::vector<fs::path>& inputs) {
+  if (out.empty()) return Error::usage("--rebuild is empty: give the transcript file to write");
+  struct stat target {};
+  if (::stat(out.c_str(), &target) == 0) {
+    if (S_ISDIR(target.st_mode)) return Error::usage(fmt::format("--rebuild {}: is a folder (give a file name)", out.string()));
+    for (const fs::path& input : inputs) {
+      struct stat in {};
+      if (::stat(input.c_str(), &in) == 0 && in.st_dev == target.st_dev && in.st_ino == target.st_ino)
+        return Error::usage(fmt::format("--rebuild {} is {} itself (the same file): writing it would destroy what is "
+                                        "read; choose another OUT",
+                                        out.string(), input.string()));
+    }
+  }
+  const fs::path staged = fs::path(fmt::format("{}.tmp.{}", out.string(), ::getpid()));
+  ::unlink(staged.c_str());
+  auto fail = [&](Error e) -> Result<void> {
+    ::unlink(staged.c_str());
+    return e;
+  };
+  {
+    auto writer = TranscriptWriter::create(staged, fs::perms::owner_read | fs::perms::owner_write);
+    if (!writer) return fail(writer.error());
+    for (const RebuiltFrame& frame : analysis.frames)
+      if (auto ok = writer->append(frame.dir, frame.bytes); !ok) return fail(ok.error());
+  }
+  if (::rename(staged.c_str(), out.c_str()) != 0)
+    return fail(Error::unreadable(out.string(), fmt::format("cannot write: {}", std::strerror(errno))));
+  return {};
 }
 
 RebuildCheck compare_with_transcript(const WireAnalysis& analysis, const std::vector<Frame>& transcript,

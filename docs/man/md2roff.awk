@@ -16,6 +16,7 @@ function esc(s) {
   gsub(/\302\265/, "\\(mc", s); gsub(/\342\200\231/, "\\(aq", s)
   gsub(/\342\200\234/, "\\(lq", s); gsub(/\342\200\235/, "\\(rq", s)
   gsub(/\342\234\223/, "\\(OK", s)
+  gsub(/\357\277\275/, "?", s)  # U+FFFD, what show prints for bytes that are not UTF-8
   return s
 }
 function line_start(s) {

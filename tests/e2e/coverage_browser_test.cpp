@@ -2,39 +2,16 @@
 // from a file (no network), takes a screenshot and dumps the DOM it built; the tables, their
 // totals and the scenario links must be there. Skipped, with the reason, where Chromium is not
 // installed (scripts/install-deps installs Debian's `chromium`).
-#include "e2e_support.hpp"
+#include "browser_support.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <fstream>
 
 namespace msptk::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string find_chromium() {
-  if (const char* env = std::getenv("MSPTK_CHROMIUM"); env && *env) return env;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/bin:/bin";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path dir = dirs.substr(start, end - start);
-    for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-      std::error_code ec;
-      if (!dir.empty() && fs::exists(dir / name, ec)) return (dir / name).string();
-    }
-    start = end + 1;
-  }
-  return {};
-}
-
-std::vector<std::string> chromium_argv(const std::string& chromium, const fs::path& profile) {
-  return {chromium,           "--headless",          "--no-sandbox",          "--disable-gpu",
-          "--disable-quic",   "--no-first-run",      "--disable-background-networking",
-          "--disable-component-update",              "--disable-sync",        "--user-data-dir=" + profile.string()};
-}
 
 TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
   const std::string chromium = find_chromium();
@@ -53,18 +30,14 @@ TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
   const std::string summary = text.out.substr(text.out.rfind("\nmethods ") + 1, std::string::npos);
 
   const fs::path shot = dir.path() / "coverage.png";
-  std::vector<std::string> argv = chromium_argv(chromium, dir.path() / "profile-shot");
-  argv.insert(argv.end(), {"--window-size=1280,2400", "--screenshot=" + shot.string(), "file://" + html.string()});
-  CommandRun screenshot = run_command(argv, std::chrono::seconds(120));
-  ASSERT_TRUE(fs::exists(shot)) << "chromium wrote no screenshot: " << screenshot.err;
+  CommandRun shot_run = screenshot(chromium, "file://" + html.string(), shot, "1280,2400", dir.path() / "profile-shot");
+  ASSERT_TRUE(fs::exists(shot)) << "chromium wrote no screenshot: " << shot_run.err;
   const std::string png = test::read_text(shot);
   ASSERT_GT(png.size(), 10000u) << "screenshot too small to show the page";
   EXPECT_EQ(png.substr(1, 3), "PNG");
   if (const char* keep = std::getenv("MSPTK_KEEP_SCREENSHOT"); keep && *keep) fs::copy_file(shot, keep, fs::copy_options::overwrite_existing);
 
-  argv = chromium_argv(chromium, dir.path() / "profile-dom");
-  argv.insert(argv.end(), {"--dump-dom", "file://" + html.string()});
-  CommandRun dom = run_command(argv, std::chrono::seconds(120));
+  CommandRun dom = dump_dom(chromium, "file://" + html.string(), dir.path() / "profile-dom");
   ASSERT_EQ(dom.exit.code, 0) << dom.err;
   const std::string& d = dom.out;
   ASSERT_NE(d.find("<table id=\"totals\">"), std::string::npos) << d.substr(0, 2000);

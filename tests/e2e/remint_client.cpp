@@ -16,8 +16,17 @@
 // resumes a session it knows from an earlier connection (session/resume as the first request). Every server frame must be the recorded one byte for byte, except that a response
 // to one of its requests must carry its own id in place of the recorded one.
 //
+// With --fresh it mints like an SDK, differently on every run: request ids from a random base,
+// commandIds as UUIDv7 (time and random bits; a commandId the server sent before the client first
+// sends it is kept: the client learned it). With --follow it also uses its own commandId (and
+// clientInfo) wherever the recording has the recorded one, as an SDK does (an echoed turnId is
+// the commandId of its turn/start), and it expects the same of the server: a server frame must
+// be the recorded one with each recorded minted value it already sent replaced by its own, as a
+// whole quoted string (what serve-fixture --follow-minted does); the first one that is not (an
+// ack that does not echo its commandId) is its mismatch.
+//
 //   msptk_remint_client --transcript FILE [--report FILE] [--ids string|int] [--frame-limit N]
-//                       [--blank-lines] -- COMMAND [ARGS...]
+//                       [--blank-lines] [--fresh] [--follow] -- COMMAND [ARGS...]
 //
 //   --report FILE   JSON: {"mismatch":null|"...", "serverFramesMatched":N, "ownIdResponses":N,
 //                   "expectedOwnIdResponses":N, "echoProblems":[...], "sent":{bytes,fnv1a},
@@ -36,7 +45,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <iostream>
+#include <random>
 #include <map>
 #include <set>
 
@@ -103,6 +114,34 @@ std::optional<std::pair<std::size_t, std::size_t>> top_level_id(std::string_view
   return found;
 }
 
+// A UUIDv7: 48 bits of Unix milliseconds, version 7, variant 10, the rest random.
+std::string uuid7(std::mt19937_64& random) {
+  const auto ms = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const std::uint64_t a = random(), b = random();
+  return fmt::format("{:08x}-{:04x}-7{:03x}-{:04x}-{:012x}", (ms >> 16) & 0xffffffffu, ms & 0xffffu, a & 0xfffu,
+                     0x8000u | ((a >> 12) & 0x3fffu), b & 0xffffffffffffu);
+}
+
+// Every string value equal to a key of `mine` (a recorded value, JSON text) replaced by its partner.
+void follow_strings(json::value& v, const std::map<std::string, std::string>& mine) {
+  if (json::object* o = v.if_object()) {
+    for (auto& m : *o) follow_strings(m.value(), mine);
+  } else if (json::array* a = v.if_array()) {
+    for (auto& e : *a) follow_strings(e, mine);
+  } else if (v.is_string()) {
+    if (auto it = mine.find(json::serialize(v)); it != mine.end()) v = json::parse(it->second);
+  }
+}
+
+// `text` with every occurrence of a key of `mine` (a quoted string) replaced by its partner.
+std::string followed(std::string text, const std::map<std::string, std::string>& mine) {
+  for (const auto& [from, to] : mine)
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  return text;
+}
+
 void collect_scalars(const json::value& v, std::set<std::string>& out) {
   if (const json::object* o = v.if_object()) {
     for (const auto& m : *o) collect_scalars(m.value(), out);
@@ -118,7 +157,7 @@ void collect_scalars(const json::value& v, std::set<std::string>& out) {
 int main(int argc, char** argv) {
   std::string transcript, report_path, ids = "string";
   std::size_t frame_limit = 0;
-  bool blank_lines = false;
+  bool blank_lines = false, fresh = false, follow = false;
   std::vector<std::string> command;
   CLI::App app{"re-minting MSP test client"};
   app.add_option("--transcript", transcript)->required();
@@ -126,6 +165,8 @@ int main(int argc, char** argv) {
   app.add_option("--ids", ids)->check(CLI::IsMember({"string", "int"}));
   app.add_option("--frame-limit", frame_limit);
   app.add_flag("--blank-lines", blank_lines);
+  app.add_flag("--fresh", fresh);
+  app.add_flag("--follow", follow);
   app.add_option("command", command)->required();
   CLI11_PARSE(app, argc, argv);
 
@@ -162,6 +203,10 @@ int main(int argc, char** argv) {
 
   std::map<std::size_t, std::string> own_ids;        // client request index -> own id token
   std::map<std::string, std::string> command_ids;    // recorded commandId -> minted
+  // --follow: recorded value -> the client's (JSON texts): commandIds and clientInfo it changed.
+  std::map<std::string, std::string> mine;
+  std::mt19937_64 random(std::random_device{}());
+  const std::uint64_t id_base = fresh ? 1000 + random() % 1000000 : 100;
   std::set<std::string> learned;                     // every scalar the server sent (JSON text)
   std::set<std::string> server_request_ids;          // ids of server requests received
   json::array echo_problems;
@@ -187,7 +232,9 @@ int main(int argc, char** argv) {
         const Envelope envelope = classify(*value);
         if (envelope.kind == FrameKind::request) {
           ++minted;
-          json::value own = ids == "int" ? json::value(100 + minted) : json::value(fmt::format("c-{}", minted));
+          json::value own = ids == "int" ? json::value(id_base + minted)
+                            : fresh        ? json::value(fmt::format("c-{}-{}", id_base, minted))
+                                           : json::value(fmt::format("c-{}", minted));
           o["id"] = own;
           own_ids[i] = json::serialize(own);
         } else if (envelope.kind == FrameKind::response) {
@@ -197,14 +244,30 @@ int main(int argc, char** argv) {
         }
         if (json::object* params = o.contains("params") ? o["params"].if_object() : nullptr) {
           if (json::value* cid = params->if_contains("commandId")) {
-            auto [it, fresh] = command_ids.try_emplace(json::serialize(*cid), "");
-            if (fresh) it->second = fmt::format("7e57c11e-{:04x}-4000-8000-{:012x}", command_ids.size(), 0xc0ffeeu + command_ids.size());
+            const std::string recorded_cid = json::serialize(*cid);
+            auto [it, first] = command_ids.try_emplace(recorded_cid, "");
+            if (first && fresh && cid->is_string() && learned.count(recorded_cid)) {
+              it->second = std::string(cid->as_string());  // learned from the server: not the client's to mint
+            } else if (first) {
+              it->second = fresh ? uuid7(random)
+                                 : fmt::format("7e57c11e-{:04x}-4000-8000-{:012x}", command_ids.size(),
+                                               0xc0ffeeu + command_ids.size());
+            }
+            if (follow && recorded_cid != json::serialize(json::string(it->second)))
+              mine[recorded_cid] = json::serialize(json::string(it->second));
             *cid = it->second;
           }
+          if (follow) follow_strings(*value, mine);  // its own commandId where the recording has the recorded one
           for (const char* echo : {"turnId", "itemId"})
             if (const json::value* v = params->if_contains(echo)) check_echo(frame.line, echo, *v);
           if (envelope.method == "initialize") {
             if (json::object* info = params->contains("clientInfo") ? (*params)["clientInfo"].if_object() : nullptr) {
+              if (follow) {
+                if (const json::value* n = info->if_contains("name"); n && n->is_string() && *n != "msptk-remint-client")
+                  mine[json::serialize(*n)] = R"("msptk-remint-client")";
+                if (const json::value* n = info->if_contains("version"); n && n->is_string() && *n != "9.9.9")
+                  mine[json::serialize(*n)] = R"("9.9.9")";
+              }
               (*info)["name"] = "msptk-remint-client";
               (*info)["version"] = "9.9.9";
               (*info)["title"] = "msptk re-minting test client";
@@ -225,7 +288,7 @@ int main(int argc, char** argv) {
       if (mismatch.empty()) mismatch = fmt::format("transcript line {}: the server closed its stdout", frame.line);
       continue;
     }
-    std::string expected = frame.wire_bytes();
+    std::string expected = follow ? followed(frame.wire_bytes(), mine) : frame.wire_bytes();
     bool own = false;
     if (auto a = answers.find(i); a != answers.end()) {
       if (auto id = own_ids.find(a->second); id != own_ids.end()) {

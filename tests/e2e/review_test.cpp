@@ -97,6 +97,62 @@ TEST(ReviewE2E, CheckUpdateLeavesCandidatesThatValidateAndCheckIgnore) {
   EXPECT_EQ(none.out, "no candidates pending review (msptk check CORPUS --update leaves them)\n");
 }
 
+// session() and a second session/start after it: a divergence in the first leaves a frame to
+// record after it.
+std::vector<WireFrame> two_sessions(const std::string& title) {
+  std::vector<WireFrame> frames = session("s1", title);
+  frames.push_back({Direction::client, R"({"jsonrpc":"2.0","id":3,"method":"session/start","params":{"title":"u"}})"});
+  frames.push_back({Direction::server, R"({"jsonrpc":"2.0","id":3,"result":{"session":{"sessionId":"s9","title":"last"}}})"});
+  return frames;
+}
+
+TEST(ReviewE2E, CheckUpdateRecordsPastTheFirstDivergenceAndReviewRefusesACaptureCutShort) {
+  TempDir tmp;
+  make_scenario(tmp, "e-long", two_sessions("five"), two_sessions("five, renamed"));
+  CommandRun check = run_command({msptk_bin(), "check", (tmp / "corpus").string(), "--update", "--host",
+                                  fake_host_bin() + " --transcript {scenario}/host.ndjson"});
+  EXPECT_EQ(check.exit.code, 1) << check.out << check.err;
+  const fs::path pending = tmp / "corpus" / "e-long" / ".pending";
+  // The whole session, the frames after the divergent one included.
+  EXPECT_EQ(read_wire_frames(pending / "transcript.ndjson"), two_sessions("five, renamed"));
+  EXPECT_EQ(test::read_text(pending / "candidate.json"), "{\"complete\":true}\n");
+
+  // A host that dies in the middle of its second frame: the candidate is cut short, and says so.
+  make_scenario(tmp, "f-dies", two_sessions("six"), two_sessions("six, renamed"));
+  fs::remove_all(pending);
+  CommandRun dies = run_command({msptk_bin(), "check", (tmp / "corpus" / "f-dies").string(), "--update", "--host",
+                                 fake_host_bin() + " --transcript {scenario}/host.ndjson --die-mid-frame 2"});
+  EXPECT_NE(dies.exit.code, 0) << dies.out << dies.err;
+  const std::string record = test::read_text(tmp / "corpus" / "f-dies" / ".pending" / "candidate.json");
+  EXPECT_NE(record.find("\"complete\":false"), std::string::npos) << record;
+  CommandRun list = run_command({msptk_bin(), "review", (tmp / "corpus").string(), "--list"});
+  EXPECT_EQ(list.exit.code, 1) << list.err;
+  EXPECT_NE(list.out.find("PENDING corpus/f-dies: divergent"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("  cannot be accepted: the capture is incomplete: the replay stopped before the transcript's "
+                          "end ("),
+            std::string::npos)
+      << list.out;
+}
+
+TEST(ReviewE2E, ADecisionThatCannotBeMadeIsAnErrorOnStderrWithExit3AndTheReportStays) {
+  TempDir tmp;
+  make_corpus_with_candidates(tmp);
+  // a-equivalent's candidate, as if another scenario's recording had been left there.
+  const fs::path manifest = tmp / "corpus" / "a-equivalent" / ".pending" / "manifest.json";
+  std::string text = test::read_text(manifest);
+  text.replace(text.find("\"a-equivalent\""), 14, "\"zz-elsewhere\"");
+  test::write_text(manifest, text);
+  const std::string golden = test::read_text(tmp / "corpus" / "a-equivalent" / "transcript.ndjson");
+  CommandRun accept = run_command({msptk_bin(), "review", (tmp / "corpus").string(), "--accept-equivalent"});
+  EXPECT_EQ(accept.exit.code, 3) << accept.out << accept.err;
+  EXPECT_NE(accept.out.find("PENDING corpus/a-equivalent: equivalent: error: "), std::string::npos) << accept.out;
+  EXPECT_NE(accept.out.find("3 candidates: 0 accepted, 0 rejected, 3 pending"), std::string::npos) << accept.out;
+  EXPECT_EQ(accept.err.rfind("msptk: error: ", 0), 0u) << accept.err;
+  EXPECT_NE(accept.err.find("names scenario \"zz-elsewhere\", not \"a-equivalent\""), std::string::npos) << accept.err;
+  EXPECT_NE(accept.err.find(" [review.refused]\n"), std::string::npos) << accept.err;
+  EXPECT_EQ(test::read_text(tmp / "corpus" / "a-equivalent" / "transcript.ndjson"), golden);
+}
+
 // A tmux server of our own (its own socket), killed at the end.
 class Tmux {
  public:

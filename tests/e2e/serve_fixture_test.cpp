@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -142,6 +144,89 @@ void play_reminting(const std::string& ids) {
 
 TEST(ServeFixtureE2E, EveryPlayableScenarioPassesAClientWithItsOwnStringIds) { play_reminting("string"); }
 TEST(ServeFixtureE2E, EveryPlayableScenarioPassesAClientWithItsOwnIntegerIds) { play_reminting("int"); }
+
+// The first server line that carries, as a whole JSON string, a commandId the client sent and
+// minted itself (no server frame had sent it before: a client re-sends a commandId it learned
+// as it is): where an SDK that checks its acks sees one that does not echo its commandId when
+// the canned host does not follow. 0 when no server line echoes one. `holds` says whether any
+// client frame holds a params.commandId.
+std::size_t first_echo_line(const fs::path& transcript, bool& holds) {
+  auto frames = read_transcript(transcript);
+  if (!frames) {
+    ADD_FAILURE() << frames.error().render();
+    return 0;
+  }
+  std::set<std::string> minted;  // quoted recorded commandIds
+  std::string server_so_far;
+  for (const Frame& f : *frames) {
+    if (f.dir == Direction::server) {
+      for (const std::string& q : minted)
+        if (f.raw.find(q) != std::string::npos) return f.line;
+      server_so_far += f.raw;
+      continue;
+    }
+    boost::system::error_code ec;
+    json::value v = json::parse(f.json_text(), ec);
+    if (ec || !v.is_object()) continue;
+    const json::value* params = v.as_object().if_contains("params");
+    const json::value* cid = params && params->is_object() ? params->as_object().if_contains("commandId") : nullptr;
+    if (!cid || !cid->is_string()) continue;
+    holds = true;
+    const std::string q = json::serialize(*cid);
+    if (server_so_far.find(q) == std::string::npos) minted.insert(q);
+  }
+  return 0;
+}
+
+// An SDK that mints fresh request ids and UUIDv7 commandIds on every run and checks that its acks
+// echo its commandId passes every scenario that holds a commandId with --follow-minted, and
+// without it fails each one exactly at the first server frame that does not echo.
+TEST(ServeFixtureE2E, FollowMintedLetsAClientMintingFreshCommandIdsPassEveryScenario) {
+  std::size_t with_commands = 0, echoing = 0;
+  for (const Playable& p : all_playables()) {
+    SCOPED_TRACE(p.name());
+    bool holds = false;
+    const std::size_t echo = first_echo_line(p.transcript, holds);
+    if (!holds) continue;
+    ++with_commands;
+    TempDir tmp;
+    auto run_client = [&](bool follow_minted, const fs::path& report) {
+      std::vector<std::string> argv = {remint_client_bin(), "--transcript", p.transcript.string(), "--ids", "int",
+                                       "--fresh", "--follow", "--report", report.string(), "--", msptk_bin(),
+                                       "serve-fixture"};
+      if (follow_minted) argv.push_back("--follow-minted");
+      argv.insert(argv.end(), {"--transcript", p.transcript.string()});
+      return run_command(argv);
+    };
+    const std::vector<WireFrame> frames = read_wire_frames(p.transcript);
+    auto with = run_client(true, tmp / "with.json");
+    EXPECT_EQ(with.exit.shell_code(), 0) << with.err;
+    json::object client = read_json_object(tmp / "with.json");
+    EXPECT_TRUE(client["mismatch"].is_null()) << client;
+    EXPECT_TRUE(client["echoProblems"].as_array().empty()) << client;
+    EXPECT_EQ(client["serverFramesMatched"].to_number<std::size_t>(), count(frames, Direction::server));
+    json::object report = stderr_report(with.err);
+    EXPECT_EQ(report["kind"], "serveFixtureComplete") << with.err;
+    if (echo > 0) {
+      EXPECT_GT(report["substitutions"].to_number<std::size_t>(), 0u) << with.err;
+    }
+
+    auto without = run_client(false, tmp / "without.json");
+    json::object failed = read_json_object(tmp / "without.json");
+    if (echo == 0) {
+      EXPECT_TRUE(failed["mismatch"].is_null()) << failed;
+      continue;
+    }
+    ++echoing;
+    ASSERT_TRUE(failed["mismatch"].is_string()) << failed;
+    EXPECT_TRUE(std::string(failed["mismatch"].as_string()).starts_with(fmt::format("transcript line {}:", echo)))
+        << failed["mismatch"];
+  }
+  if (fs::is_directory(test::shared_transcripts())) {
+    EXPECT_GE(with_commands, 30u);
+    EXPECT_GE(echoing, 25u);
+  }
+}
 
 TEST(ServeFixtureE2E, EmptyLinesAreIgnored) {
   TempDir tmp;

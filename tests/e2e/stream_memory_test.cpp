@@ -1,4 +1,4 @@
-// Issue 12, memory independent of length: serve-fixture and replay stream the recorded
+// Issue 12, memory independent of length: serve-fixture and replay (and show, issue 21) stream the recorded
 // transcript (one recorded frame at a time, playback/frame_feed.hpp), so their peak RSS does
 // not grow with the transcript's length. Two generated sessions of the bench's generator
 // (bench/gen.cpp, seed 25: its 4 MiB frame comes early, so both hold the same largest frame)
@@ -110,6 +110,24 @@ TEST_F(StreamMemoryE2E, ReplayPeakRssDoesNotGrowWithTheTranscript) {
   const Measured shorter = play(short_);
   const Measured longer = play(long_);
   expect_flat(shorter, longer);
+}
+
+// Issue 21: `msptk show` streams the rows of text and JSON (two passes, one frame held), so its
+// peak RSS does not grow with the transcript either.
+TEST_F(StreamMemoryE2E, ShowPeakRssDoesNotGrowWithTheTranscript) {
+  test::TempDir scratch;
+  for (const char* format : {"text", "json"}) {
+    auto show = [&](const Generated& g) {
+      Measured m = run_measured({msptk_bin(), "show", g.base.string(), "--format", format}, scratch.path(), {}, true,
+                                std::chrono::seconds(60));
+      EXPECT_EQ(m.exit.code, 0) << m.err;
+      return m;
+    };
+    const Measured shorter = show(short_);
+    const Measured longer = show(long_);
+    SCOPED_TRACE(format);
+    expect_flat(shorter, longer);
+  }
 }
 
 }  // namespace

@@ -51,8 +51,8 @@ expect "msptk re" record replay review regen repin
 refuse "msptk re" diff validate
 # A verb's options, its option values from their choices, paths elsewhere.
 expect "msptk diff --" --format --mask --side --color --path
-expect "msptk diff --format " text json
-refuse "msptk diff --format " html
+expect "msptk diff --format " text json html
+refuse "msptk diff --mask " html
 expect "msptk diff --mask " unify erase
 expect "msptk coverage --format " text json html
 expect "msptk check --sh" --shard

@@ -8,6 +8,7 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 namespace msptk::coverage {
@@ -43,7 +44,7 @@ std::string line(const char* dir, const std::string& raw) {
 fs::path scenario(const fs::path& corpus, const std::string& name, const std::string& transcript) {
   fs::create_directories(corpus / name);
   test::write_text(corpus / name / "transcript.ndjson", transcript);
-  test::write_text(corpus / name / "manifest.json", "{\"scenario\": \"" + name + "\"}\n");
+  test::write_text(corpus / name / "manifest.json", "{\"scenario\": " + json::serialize(json::value(name)) + "}\n");
   return corpus / name;
 }
 
@@ -154,8 +155,75 @@ TEST(Coverage, HtmlIsSelfContainedAndEscapes) {
   EXPECT_NE(html.find("&lt;script&gt;"), std::string::npos);
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  EXPECT_NE(html.find("<a href=\"#scenario-x_y\">x&lt;y</a>"), std::string::npos);
-  EXPECT_NE(html.find("<tr id=\"scenario-x_y\">"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#scenario-x_3cy\">x&lt;y</a>"), std::string::npos);
+  EXPECT_NE(html.find("<tr id=\"scenario-x_3cy\">"), std::string::npos);
+}
+
+// Every `id="…"` of a page, in order.
+std::vector<std::string> ids_of(const std::string& html) {
+  std::vector<std::string> ids;
+  for (std::size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
+    const std::size_t start = at + 5;
+    ids.push_back(html.substr(start, html.find('"', start) - start));
+  }
+  return ids;
+}
+
+TEST(Coverage, HtmlAnchorsAreUniqueForAnyScenarioNames) {
+  TempDir dir;
+  // Names that a lossy spelling (every byte but letters, digits, '-' and '_' as '_') merged.
+  const std::vector<std::string> names = {"a.b", "a_b", "a b", "a__b", "a_2eb", "a-b", "a\xc3\xa9" "b", "a\xc3\xa8" "b",
+                                          "summary", "scenarios"};
+  for (const std::string& name : names)
+    scenario(dir.path(), name, kHandshake + line("client", R"({"jsonrpc":"2.0","method":"do","params":{}})"));
+  std::ostringstream out;
+  render_html(compute_coverage({dir.path()}, tiny_bundle()), out);
+  const std::string html = out.str();
+  const std::vector<std::string> ids = ids_of(html);
+  const std::set<std::string> unique(ids.begin(), ids.end());
+  EXPECT_EQ(unique.size(), ids.size()) << html;
+  std::size_t scenario_rows = 0;
+  for (const std::string& id : ids) scenario_rows += id.starts_with("scenario-");
+  EXPECT_EQ(scenario_rows, names.size());
+  // Every link names an id of the page.
+  for (std::size_t at = html.find("href=\"#"); at != std::string::npos; at = html.find("href=\"#", at + 1)) {
+    const std::size_t start = at + 7;
+    EXPECT_TRUE(unique.contains(html.substr(start, html.find('"', start) - start))) << html.substr(at, 60);
+  }
+}
+
+TEST(Coverage, TextEscapesControlBytesInNames) {
+  TempDir dir;
+  scenario(dir.path(), "line\nbreak\x1b[31m", kHandshake + line("client", R"({"jsonrpc":"2.0","method":"new\nline\u001b[2J"})"));
+  std::ostringstream out;
+  render_text(compute_coverage({dir.path()}, tiny_bundle()), out);
+  const std::string text = out.str();
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("new\\nline\\x1b[2J"), std::string::npos) << text;
+  EXPECT_NE(text.find("line\\nbreak\\x1b[31m"), std::string::npos) << text;
+  for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    EXPECT_EQ(text.find("break", start) < end, text.find("line\\nbreak", start) < end) << text.substr(start, end - start);
+}
+
+TEST(Coverage, ABundleWithADanglingReferenceIsRefusedNamingItsPointer) {
+  auto bundle = schema::Bundle::from_json(json::parse(R"({
+    "$defs": {"P": {"properties": {"k": {"$ref": "#/$defs/Missing"}}, "type": "object"}},
+    "methods": {"do": {"params": {"$ref": "#/$defs/P"}}}, "notifications": {}})"), "dangling.json");
+  ASSERT_FALSE(bundle);
+  EXPECT_EQ(bundle.error().rule, "schema.bundle");
+  EXPECT_EQ(exit_code(bundle.error().kind), 3);
+  EXPECT_NE(bundle.error().message.find("#/$defs/P/properties/k/$ref"), std::string::npos) << bundle.error().message;
+  EXPECT_NE(bundle.error().message.find("#/$defs/Missing"), std::string::npos) << bundle.error().message;
+  // A reference beside other assertions (rewritten into allOf) and one in a method table.
+  for (const char* doc : {R"({"methods": {"do": {"params": {"$ref": "#/$defs/Nope", "type": "object"}}}, "notifications": {}})",
+                          R"({"methods": {}, "notifications": {"n": {"params": {"items": [{"$ref": "#/$defs/A~1B"}]}}}, "$defs": {"A": {}}})",
+                          R"({"methods": {"do": {"result": {"$ref": "other.json#/x"}}}, "notifications": {}})"}) {
+    auto refused = schema::Bundle::from_json(json::parse(doc), "b.json");
+    ASSERT_FALSE(refused) << doc;
+    EXPECT_NE(refused.error().message.find("/$ref"), std::string::npos) << refused.error().message;
+  }
+  EXPECT_TRUE(schema::Bundle::from_json(json::parse(R"({"methods": {"do": {"params": {"$ref": "#/$defs/A~1B"}}},
+    "notifications": {}, "$defs": {"A/B": {}}})"), "ok.json"));
 }
 
 TEST(Coverage, UnreadablePathIsAProblem) {

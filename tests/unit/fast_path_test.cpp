@@ -358,8 +358,13 @@ TEST(LineSource, HandsOutLinesLongerThanItsChunkAndReadsThemAgain) {
 
 #include <fmt/format.h>
 
+#include "msptk/normalizer/canonical.hpp"
+
+#include "../../differ/diff_parts.hpp"  // KeyWork: what the file path keyed
+
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 namespace msptk {
@@ -424,6 +429,70 @@ std::vector<std::pair<std::string, std::vector<Frame>>> variants(const std::vect
   }
   moved = frames;
   if (moved.size() > 3) std::rotate(moved.begin() + 1, moved.begin() + 2, moved.end() - 1);
+  // Differences early in the session, every later line the same (twins after them):
+  // another clientInfo in initialize; every client request id re-minted and the responses
+  // accordingly; the first response answering no request (an unpaired id); the first frame
+  // carrying another value; every request's params.commandId re-minted (a later frame that
+  // echoes the recorded one then breaks the bijection).
+  std::vector<Frame> clientinfo, reminted_both, unpaired, first_changed, commands;
+  std::map<std::string, std::int64_t> reminted_ids;
+  bool unpaired_done = false;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& f = frames[i];
+    boost::system::error_code ec;
+    json::value v = json::parse(f.json_text(), ec);
+    const json::object* obj = !ec ? v.if_object() : nullptr;
+    const json::value* id = obj ? obj->if_contains("id") : nullptr;
+    const bool request = obj && obj->contains("method") && id;
+    const json::object* params = obj && obj->contains("params") ? obj->at("params").if_object() : nullptr;
+    if (params && params->contains("clientInfo") && params->at("clientInfo").is_object()) {
+      json::value w = v;
+      w.at("params").at("clientInfo").as_object()["version"] = "9.9.9-other";
+      clientinfo.push_back(reserialized(f, w));
+    } else {
+      clientinfo.push_back(f);
+    }
+    if (f.dir == Direction::client && request && id->is_int64()) {
+      json::value w = v;
+      w.as_object()["id"] = id->as_int64() + 1000;
+      reminted_ids[json::serialize(*id)] = id->as_int64() + 1000;
+      reminted_both.push_back(reserialized(f, w));
+    } else if (f.dir == Direction::server && obj && !obj->contains("method") && id &&
+               reminted_ids.count(json::serialize(*id))) {
+      json::value w = v;
+      w.as_object()["id"] = reminted_ids[json::serialize(*id)];
+      reminted_both.push_back(reserialized(f, w));
+    } else {
+      reminted_both.push_back(f);
+    }
+    if (!unpaired_done && obj && !obj->contains("method") && id) {
+      json::value w = v;
+      w.as_object()["id"] = "an id nobody sent";
+      unpaired.push_back(reserialized(f, w));
+      unpaired_done = true;
+    } else {
+      unpaired.push_back(f);
+    }
+    if (i == 0 && obj) {
+      json::value w = v;
+      w.as_object()["benchDivergence"] = 1;
+      first_changed.push_back(reserialized(f, w));
+    } else {
+      first_changed.push_back(f);
+    }
+    if (f.dir == Direction::client && request && params && params->contains("commandId")) {
+      json::value w = v;
+      w.at("params").as_object()["commandId"] = "re-minted " + compact_json(params->at("commandId"));
+      commands.push_back(reserialized(f, w));
+    } else {
+      commands.push_back(f);
+    }
+  }
+  out.emplace_back("clientinfo", clientinfo);
+  out.emplace_back("reminted with responses", reminted_both);
+  out.emplace_back("unpaired", unpaired);
+  out.emplace_back("first changed", first_changed);
+  out.emplace_back("commands re-minted", commands);
   out.emplace_back("equivalent", equivalent);
   out.emplace_back("divergent", divergent);
   out.emplace_back("dropped", dropped);
@@ -641,11 +710,9 @@ TEST(DifferFastPath, KnownRoleShortcutAgreesWithThePlainComparison) {
   }
 }
 
-// A larger generated session (thousands of frames, deltas, completed items, responses) with the
-// bench's kinds of variants, through both paths.
-TEST(DifferFastPath, FilePathsAgreeOnAGeneratedSession) {
-  test::TempDir tmp;
-  std::mt19937 rng(3);
+// A larger generated session (thousands of frames, deltas, completed items, responses, client
+// notifications with and without a masked place).
+std::vector<Frame> generated_session(std::mt19937& rng) {
   std::vector<Frame> frames;
   auto add = [&](Direction dir, std::string raw) {
     Frame f;
@@ -664,11 +731,125 @@ TEST(DifferFastPath, FilePathsAgreeOnAGeneratedSession) {
     for (int d = 0; d < 30; ++d)
       add(Direction::server, fmt::format(R"({{"jsonrpc":"2.0","method":"item/delta","params":{{"turnId":"c{}","delta":"d{} \u00e9\n"}}}})", turn, rng() % 100));
     add(Direction::server, fmt::format(R"({{"jsonrpc":"2.0","method":"item/completed","params":{{"turnId":"c{}","text":"{}"}}}})", turn, std::string(rng() % 5000, 'x')));
+    // Client notifications: one echoing the turn's commandId (a masked place), one naming none.
+    add(Direction::client, fmt::format(R"({{"jsonrpc":"2.0","method":"turn/seen","params":{{"commandId":"c{}"}}}})", turn));
+    add(Direction::client, fmt::format(R"({{"jsonrpc":"2.0","method":"ui/idle","params":{{"turn":{}}}}})", turn));
   }
+  return frames;
+}
+
+// The bench's kinds of variants of a generated session, through both paths.
+TEST(DifferFastPath, FilePathsAgreeOnAGeneratedSession) {
+  test::TempDir tmp;
+  std::mt19937 rng(3);
+  const std::vector<Frame> frames = generated_session(rng);
   const fs::path file = tmp / "base.ndjson";
   write_lines(file, frames, true);
   expect_paths_agree(file, {}, rng, "generated");
   expect_paths_agree(file, {"params.turnId"}, rng, "generated, a declared path");
+  expect_paths_agree(file, {"params.commandId", "params.itemId"}, rng, "generated, paths no notification names");
+  expect_paths_agree(file, {"id"}, rng, "generated, id declared");
+}
+
+// A diff costs what differs (issue 19): whatever differs early in a session (its first frame,
+// the clientInfo, re-minted ids, a response answering no request), every later line both sides
+// have at the same place (a twin) that cannot name an id is neither decoded nor keyed, and not
+// settled either when the alignment pairs it with its twin; a twin that may name an id is keyed
+// once for both sides. The report is the in-memory comparison's (which keys every frame).
+TEST(DifferFastPath, TwinsAfterAnEarlyDifferenceAreNotKeyed) {
+  test::TempDir tmp;
+  std::mt19937 rng(9);
+  const std::vector<Frame> frames = generated_session(rng);
+  const fs::path base = tmp / "base.ndjson";
+  write_lines(base, frames, true);
+  std::size_t checked = 0;
+  for (const auto& [variant, copy] : variants(frames, rng)) {
+    if (variant != "first changed" && variant != "clientinfo" && variant != "reminted with responses" &&
+        variant != "unpaired" && variant != "commands re-minted")
+      continue;
+    ASSERT_EQ(copy.size(), frames.size()) << variant;
+    std::size_t keyed = 0, deferred = 0, differing = 0;
+    for (std::size_t k = 0; k < frames.size(); ++k) {
+      if (frames[k].raw != copy[k].raw) {
+        keyed += 2;
+        ++differing;
+      } else if (json::parse(frames[k].json_text()).as_object().contains("id")) {
+        keyed += 1;
+      } else {
+        deferred += 2;
+      }
+    }
+    ASSERT_GT(differing, 0u) << variant;
+    const fs::path file = tmp / "variant.ndjson";
+    write_lines(file, copy, true);
+    auto reread = read_transcript(file);
+    ASSERT_TRUE(reread);
+    for (const std::vector<std::string>& paths : {std::vector<std::string>{}, std::vector<std::string>{"params.turnId"}}) {
+      auto spec = make_mask_spec(Registry::builtin(), paths, "manifest.json", 1, {}, MaskMode::unify);
+      ASSERT_TRUE(spec);
+      const DiffOptions options{*spec, Side::both};
+      diff_parts::key_work() = {};
+      auto through_files = diff_transcripts(base, file, options);
+      const diff_parts::KeyWork work = diff_parts::key_work();
+      ASSERT_TRUE(through_files) << variant;
+      EXPECT_EQ(work.keyed, keyed) << variant;
+      EXPECT_EQ(work.deferred, deferred) << variant;
+      const DiffResult in_memory = diff_frames(frames, *reread, options, base.string(), file.string());
+      EXPECT_EQ(rendered(*through_files), rendered(in_memory)) << variant;
+      if (variant == "commands re-minted") {
+        // Each turn/seen echoes its turn's recorded commandId, paired with itself: a conflict
+        // with the request's pairing, reported with the twins' signatures (settled for it).
+        EXPECT_EQ(through_files->counts.divergent, 20u) << variant;
+        EXPECT_EQ(work.settled, 40u) << variant;
+      } else {
+        EXPECT_EQ(work.settled, 0u) << variant;
+        EXPECT_EQ(through_files->counts.identical + differing, frames.size()) << variant;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10u);
+}
+
+// A deferred twin the alignment compares with a frame other than its twin is settled: read
+// again and keyed. Here two frames with other keys (100 and 200) leave the twins between them
+// in the middle Myers aligns, where it compares them across positions before it finds the
+// diagonal; a block rotated by one (300-339) and an early clientInfo change add their own. The
+// report is the in-memory comparison's.
+TEST(DifferFastPath, DeferredTwinsAreSettledWhenTheAlignmentNeedsTheirKeys) {
+  test::TempDir tmp;
+  std::mt19937 rng(4);
+  const std::vector<Frame> frames = generated_session(rng);
+  ASSERT_GT(frames.size(), 340u);
+  std::vector<Frame> copy = frames;
+  for (std::size_t k : {std::size_t{100}, std::size_t{200}}) {
+    json::value v = json::parse(copy[k].json_text());
+    v.as_object()["benchDivergence"] = static_cast<std::int64_t>(k);
+    copy[k] = reserialized(copy[k], v);
+  }
+  std::rotate(copy.begin() + 300, copy.begin() + 301, copy.begin() + 340);
+  copy[0].raw = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"b","version":"2"}}})";
+  const fs::path base = tmp / "base.ndjson", file = tmp / "variant.ndjson";
+  write_lines(base, frames, true);
+  write_lines(file, copy, true);
+  auto reread = read_transcript(file);
+  ASSERT_TRUE(reread);
+  for (const std::vector<std::string>& paths : {std::vector<std::string>{}, std::vector<std::string>{"params.turnId"}}) {
+    auto spec = make_mask_spec(Registry::builtin(), paths, "manifest.json", 1, {}, MaskMode::unify);
+    ASSERT_TRUE(spec);
+    for (Side side : {Side::both, Side::server, Side::client}) {
+      const DiffOptions options{*spec, side};
+      diff_parts::key_work() = {};
+      auto through_files = diff_transcripts(base, file, options);
+      ASSERT_TRUE(through_files) << through_files.error().render();
+      const DiffResult in_memory = diff_frames(frames, *reread, options, base.string(), file.string());
+      EXPECT_EQ(rendered(*through_files), rendered(in_memory)) << to_string(side);
+      if (side != Side::client) {  // the client frames differ only in a masked clientInfo
+        EXPECT_EQ(through_files->verdict, Verdict::divergent);
+        EXPECT_GT(diff_parts::key_work().settled, 0u) << to_string(side);
+      }
+    }
+  }
 }
 
 // A caller done with a long line gives its memory back (FrameFeed, the validator); the lines

@@ -5,6 +5,7 @@
 #include "msptk/maintenance/render.hpp"
 #include "msptk/maintenance/repin.hpp"
 #include "msptk/maintenance/staleness.hpp"
+#include "msptk/transcript/json_parse.hpp"
 #include "test_support.hpp"
 
 #include <boost/json.hpp>
@@ -180,6 +181,63 @@ TEST(Drift, TheReleaseBaselineToStableDriftIsNonAdditiveAndNamesPointers) {
   EXPECT_EQ(unknown->kind, DriftClass::unclassified);
 }
 
+// `leaf` wrapped `levels` times in `open` ... `close` ({"items": ... }).
+std::string wrapped(std::size_t levels, std::string_view open, std::string_view close, std::string_view leaf) {
+  std::string out;
+  out.reserve(levels * (open.size() + close.size()) + leaf.size());
+  for (std::size_t i = 0; i < levels; ++i) out += open;
+  out += leaf;
+  for (std::size_t i = 0; i < levels; ++i) out += close;
+  return out;
+}
+
+std::string repeated(std::size_t n, std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+// Two bundles alike but for one keyword deep down: 1,000 and 10,000 levels (the parser's limit)
+// through objects ("items"), name maps ("properties") and arrays ("allOf"). One change, named by
+// its whole pointer. The walk was cubic in the depth (every level compared whole before it was
+// walked, and its pointer copied): minutes at a thousand levels. Now it visits each pair of
+// values once with no recursion (bench/RESULTS.md has the instruction counts).
+TEST(Drift, BundlesThatDifferTenThousandLevelsDownNameTheOneChange) {
+  struct Shape {
+    std::string_view open, close, step;
+    std::size_t per_level;  // JSON levels a step takes
+  };
+  const Shape shapes[] = {{R"({"items":)", "}", "/items", 1},
+                          {R"({"properties":{"a":)", "}}", "/properties/a", 2},
+                          {R"({"allOf":[)", "]}", "/allOf/0", 2}};
+  for (const std::size_t depth : {std::size_t{1000}, std::size_t{10000}}) {
+    for (const Shape& shape : shapes) {
+      const std::size_t steps = (depth - 1) / shape.per_level;
+      SCOPED_TRACE(fmt::format("{} levels of {}", depth, shape.step));
+      auto before = parse_json(wrapped(steps, shape.open, shape.close, R"({"type":"string","description":"x"})"));
+      auto after = parse_json(wrapped(steps, shape.open, shape.close, R"({"type":"integer","description":"x"})"));
+      ASSERT_TRUE(before && after);
+      const std::vector<SchemaChange> found = compare_schemas(*before, *after);
+      ASSERT_EQ(found.size(), 1u);
+      EXPECT_EQ(found[0].pointer, repeated(steps, shape.step) + "/type");
+      EXPECT_EQ(found[0].kind, ChangeKind::retyped);
+      EXPECT_TRUE(compare_schemas(*before, *before).empty());
+    }
+  }
+}
+
+// A table of many rows (keyed by `code`) compared row by row through a lookup, not a search.
+TEST(Drift, TablesOfManyRowsAreComparedByKey) {
+  json::array a, b;
+  for (int i = 0; i < 5000; ++i) {
+    a.push_back(json::object{{"code", i}, {"kind", "k"}});
+    b.push_back(json::object{{"code", 4999 - i}, {"kind", i == 0 ? "changed" : "k"}});
+  }
+  const auto found = compare_schemas(json::object{{"errors", a}}, json::object{{"errors", b}});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].pointer, "/errors/4999/kind");
+}
+
 // A small schema/msp tree: stable/ and old/ bundles, scenarios pinned as given, a ledger.
 struct Corpus {
   TempDir tmp;
@@ -211,6 +269,81 @@ struct Corpus {
   }
 };
 
+// The ledger's own text with `kind` (the document's) and one entry.
+std::string ledger_text(const std::string& kind, const std::string& entry_text) {
+  return "{\"kind\":\"" + kind + "\",\"acknowledgments\":[" + entry_text + "]}";
+}
+
+// A megabyte in each member of the ledger in turn, then in several at once. Before, a
+// backtracking regular expression checked trackingIssue and recursed once per character:
+// SIGSEGV in staleness and repin. Now every member is read in one pass; a member the ledger
+// refuses is quoted cut short in the error (a line, not a megabyte); one it accepts is used.
+TEST(Ledger, MegabyteStringsInEveryMemberNeitherCrashNorFloodStalenessAndRepin) {
+  const std::string mb(std::size_t{1} << 20, 'a');
+  const std::string digits(std::size_t{1} << 20, '7');
+  const std::string waived = R"(["schema/msp/transcripts/waived/manifest.json"])";
+  const std::string ok = entry(kOld, kStable, waived);
+  struct Case {
+    std::string ledger;
+    std::string rule;  // "" when the ledger is read
+    PinState waived_state = PinState::acknowledged;
+  };
+  const std::vector<Case> cases = {
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "https://example.org/" + mb)), ""},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "#" + digits)), ""},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "https://example.org/" + mb + " x")),
+       "ledger.tracking-issue"},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "#" + digits + "x")),
+       "ledger.tracking-issue"},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "https://" + mb + "/" + mb)), ""},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", mb)), "ledger.tracking-issue"},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, mb)), ""},
+      {ledger_text("mspChangelog", entry(kOld, kStable, R"(["schema/msp/transcripts/waived/manifest.json",")" + mb + "\"]")),
+       ""},
+      {ledger_text("mspChangelog", entry(kOld, kStable, "[\"" + mb + "\"]")), "", PinState::stale},
+      {ledger_text("mspChangelog", entry("sha256:" + mb, kStable, waived)), "ledger.fingerprint"},
+      {ledger_text("mspChangelog", entry(kOld, "sha256:" + digits, waived)), "ledger.fingerprint"},
+      {ledger_text("mspChangelog", entry(kOld, kStable, waived, "remains valid", "#208", mb)), "ledger.kind"},
+      {ledger_text(mb, ok), "ledger.document"},
+      {ledger_text("mspChangelog", entry(kOld, kStable, "[\"schema/msp/transcripts/waived/manifest.json\",\"" + mb + "\"]",
+                                         mb, "https://example.org/" + mb)),
+       ""},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.ledger.substr(0, 200));
+    Corpus c;
+    c.scenario("cur", kStable);
+    c.scenario("waived", kOld);
+    fs::create_directories(c.msp / "changelog");
+    test::write_text(c.msp / "changelog/acknowledgments.json", k.ledger);
+    auto report = check_staleness({c.tmp.path(), {}});
+    RepinOptions options;
+    options.staleness.root = c.tmp.path();
+    options.dry_run = true;
+    auto plan = repin(options);
+    if (!k.rule.empty()) {
+      ASSERT_FALSE(report);
+      EXPECT_EQ(report.error().rule, k.rule);
+      EXPECT_EQ(exit_code(report.error().kind), 2);
+      EXPECT_LT(report.error().render().size(), 600u) << report.error().render().substr(0, 600);
+      ASSERT_FALSE(plan);
+      EXPECT_EQ(plan.error().rule, k.rule);
+      continue;
+    }
+    ASSERT_TRUE(report) << report.error().render().substr(0, 600);
+    ASSERT_EQ(report->pins.size(), 2u);
+    EXPECT_EQ(report->pins[1].state, k.waived_state);
+    std::ostringstream text, json_out;
+    render_staleness_text(*report, text);
+    render_staleness_json(*report, json_out);
+    EXPECT_EQ(json::parse(json_out.str()).at("pins").at(1).at("state").as_string(), to_string(k.waived_state));
+    ASSERT_TRUE(plan) << plan.error().render().substr(0, 600);
+    std::ostringstream repin_text;
+    render_repin_text(*plan, repin_text);
+    EXPECT_NE(repin_text.str().find("2 manifests"), std::string::npos);
+  }
+}
+
 TEST(Staleness, CurrentAcknowledgedAndStalePinsWithTheirDrift) {
   Corpus c;
   c.scenario("cur", kStable);
@@ -239,6 +372,53 @@ TEST(Staleness, CurrentAcknowledgedAndStalePinsWithTheirDrift) {
   auto elsewhere = check_staleness({c.tmp.path(), {c.msp / "stable"}});
   ASSERT_TRUE(elsewhere);
   EXPECT_EQ(elsewhere->drift.at(kOld).kind, DriftClass::unclassified);
+}
+
+// A pin that is not a string is reported as the JSON text it was: 1e400 (an exact number the
+// parser holds behind a marker byte) was printed as that raw byte and the text, and written to
+// JSON as a rounded double. Never current, never a drift lookup.
+TEST(Staleness, APinThatIsNotAStringIsReportedAsTheJsonTextItWas) {
+  Corpus c;
+  c.scenario("cur", kStable);
+  const std::vector<std::pair<std::string, std::string>> pins = {
+      {"big", "1e400"}, {"digits", "123456789012345678901234567890"}, {"obj", R"({"sha256": [1, 2.50]})"},
+      {"null", "null"}};
+  for (const auto& [name, pin] : pins) {
+    fs::create_directories(c.msp / "transcripts" / name);
+    test::write_text(c.msp / "transcripts" / name / "manifest.json",
+                     "{\n  \"kind\": \"mspTranscript\",\n  \"scenario\": \"" + name + "\",\n  \"fingerprint\": " + pin + "\n}\n");
+    test::write_text(c.msp / "transcripts" / name / "transcript.ndjson", "");
+  }
+  auto report = check_staleness({c.tmp.path(), {}});
+  ASSERT_TRUE(report) << report.error().render();
+  ASSERT_EQ(report->pins.size(), 5u);
+  std::ostringstream text, json_out;
+  render_staleness_text(*report, text);
+  render_staleness_json(*report, json_out);
+  RepinOptions options;
+  options.staleness.root = c.tmp.path();
+  options.dry_run = true;
+  auto plan = repin(options);
+  ASSERT_TRUE(plan) << plan.error().render();
+  std::ostringstream repin_text;
+  render_repin_text(*plan, repin_text);
+  for (const std::string& out : {text.str(), repin_text.str()}) {
+    for (unsigned char b : out) EXPECT_TRUE(b == '\n' || (b >= 0x20 && b < 0x7F)) << int(b) << " in " << out;
+    EXPECT_NE(out.find("pinned at 1e400 (not a string)"), std::string::npos) << out;
+    EXPECT_NE(out.find("pinned at 123456789012345678901234567890 (not a string)"), std::string::npos) << out;
+    EXPECT_NE(out.find(R"(pinned at {"sha256":[1,2.5]} (not a string))"), std::string::npos) << out;
+  }
+  const std::string doc = json_out.str();
+  EXPECT_NE(doc.find(R"("fingerprint":1e400)"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"("fingerprint":123456789012345678901234567890)"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"("fingerprint":{"sha256":[1,2.5]})"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"("fingerprint":null)"), std::string::npos) << doc;
+  for (const Pin& p : report->pins) {
+    if (p.scenario != "cur") {
+      EXPECT_EQ(p.state, PinState::stale) << p.scenario;
+    }
+  }
+  EXPECT_EQ(plan->count(RepinAction::repinned), 0u);
 }
 
 TEST(Staleness, PassesWhenEveryPinIsCurrentOrWaivedAndFailsClosedOnABadLedger) {

@@ -5,10 +5,12 @@
 #include "msptk/process/fd_io.hpp"
 #include "msptk/recorder/clock.hpp"
 #include "msptk/transcript/framing.hpp"
+#include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "pipe_host.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <sstream>
 
@@ -237,15 +239,18 @@ TEST(Regen, AnInterruptedRewriteLeavesTheOldScenarioWhole) {
   const std::string transcript = test::read_text(s / "transcript.ndjson");
   const std::string manifest = test::read_text(s / "manifest.json");
   RegenRun run = regen(s, with(recorded(), 4, "sess-A", "sess-B"), 0, [](RegenOptions& o) {
-    o.exchange = [](const fs::path& staged, const fs::path&) -> Result<void> {
+    o.rewrite.exchange = [](const fs::path& staged, const fs::path&) -> Result<void> {
       // The new contents are complete before the exchange...
       EXPECT_NE(test::read_text(staged / "transcript.ndjson").find("sess-B"), std::string::npos);
       EXPECT_TRUE(fs::exists(staged / "records.jsonl"));
       return Error::unreadable(staged.string(), "interrupted");  // ...and the exchange never happens
     };
   });
-  ASSERT_FALSE(run.result);
-  EXPECT_EQ(exit_code(run.result.error().kind), 3);
+  ASSERT_TRUE(run.result) << run.result.error().render();  // the report stands
+  ASSERT_TRUE(run.result->write_failure);
+  EXPECT_FALSE(run.result->rewritten);
+  EXPECT_EQ(run.result->exit_code, 3);
+  EXPECT_NE(run.text.find("the rewrite failed, the scenario is unchanged"), std::string::npos) << run.text;
   EXPECT_EQ(test::read_text(s / "transcript.ndjson"), transcript);
   EXPECT_EQ(test::read_text(s / "manifest.json"), manifest);
   expect_no_leftovers(s);
@@ -263,6 +268,81 @@ TEST(Regen, ACaptureCutShortIsNeverWrittenEvenWhenJustified) {
   EXPECT_EQ(run.result->exit_code, 1);
   EXPECT_EQ(test::read_text(s / "transcript.ndjson"), transcript);
   EXPECT_NE(run.text.find("incomplete"), std::string::npos) << run.text;
+}
+
+TEST(Regen, AFullDiskBetweenTheTwoWritesLeavesTheOldScenarioWholeAndIsAnError) {
+  TempDir tmp;
+  const fs::path s = write_scenario(tmp / "s", recorded());
+  const std::string transcript = test::read_text(s / "transcript.ndjson");
+  const std::string manifest = test::read_text(s / "manifest.json");
+  RegenRun run = regen(s, with(recorded(), 4, "sess-A", "sess-B"), 0, [](RegenOptions& o) {
+    o.rewrite.write = [](const fs::path& file, std::string_view bytes, fs::perms perms) -> Result<void> {
+      if (file.filename() == "manifest.json") return Error::unreadable(file.string(), "cannot write: No space left on device");
+      return write_file_atomic(file, bytes, perms);
+    };
+  });
+  ASSERT_TRUE(run.result) << run.result.error().render();
+  ASSERT_TRUE(run.result->write_failure);
+  EXPECT_EQ(exit_code(run.result->write_failure->kind), 3);
+  EXPECT_EQ(run.result->exit_code, 3);
+  EXPECT_NE(run.text.find("No space left on device"), std::string::npos) << run.text;
+  EXPECT_EQ(test::read_text(s / "transcript.ndjson"), transcript);
+  EXPECT_EQ(test::read_text(s / "manifest.json"), manifest);
+  expect_no_leftovers(s);
+}
+
+TEST(Regen, BlankJustificationMembersAreEmpty) {
+  for (const std::string blank : {" ", "\\t", " \\t ", "\\r\\n"}) {
+    TempDir tmp;
+    const fs::path s = write_scenario(tmp / "s", recorded(), "hand-authored",
+                                      "  \"regenerationJustification\": {\"cite\": \"owner ruling\", \"rationale\": \"" +
+                                          blank + "\", \"trackingIssue\": \"#1\"},\n");
+    const std::string transcript = test::read_text(s / "transcript.ndjson");
+    RegenRun run = regen(s, with(recorded(), 4, "\"title\":\"x\"", "\"title\":\"y\""));
+    ASSERT_FALSE(run.result) << blank;
+    EXPECT_FALSE(run.spawned);
+    EXPECT_EQ(exit_code(run.result.error().kind), 1);
+    EXPECT_EQ(run.result.error().rule, "regen.justification");
+    EXPECT_NE(run.result.error().message.find("regenerationJustification.rationale"), std::string::npos)
+        << run.result.error().render();
+    EXPECT_EQ(test::read_text(s / "transcript.ndjson"), transcript);
+  }
+}
+
+// The scenario folder spelled as tab completion writes it, as `.`, relative, through `..`, or
+// through a symlink of the same name: the same folder is rewritten, nothing is left beside it.
+TEST(Regen, AnySpellingOfTheScenarioFolderWorks) {
+  TempDir tmp;
+  const fs::path s = write_scenario(tmp / "s", recorded());
+  fs::create_directory(tmp / "other");
+  fs::create_directory_symlink(s, tmp / "other" / "s");  // the scenario under its own name elsewhere
+  const fs::path cwd = fs::current_path();
+  std::size_t round = 0;
+  for (const auto& [from, spelled] : std::vector<std::pair<fs::path, fs::path>>{
+           {cwd, fs::path(s.string() + "/")},
+           {s, "."},
+           {s, "./"},
+           {tmp.path(), "s"},
+           {tmp.path(), "s/"},
+           {tmp / "other", "../s/."},
+           {tmp / "other", "s/"},
+           {cwd, s}}) {
+    ++round;
+    const std::string session = "sess-" + std::to_string(round);
+    fs::current_path(from);
+    RegenRun run = regen(spelled, with(recorded(), 4, "sess-A", session));
+    fs::current_path(cwd);
+    ASSERT_TRUE(run.result) << spelled << ": " << run.result.error().render();
+    EXPECT_EQ(run.result->outcome, RegenOutcome::equivalent) << spelled << run.text;
+    EXPECT_TRUE(run.result->rewritten) << spelled << run.text;
+    EXPECT_FALSE(run.result->write_failure) << spelled << ": " << run.result->write_failure->render();
+    EXPECT_NE(test::read_text(s / "transcript.ndjson").find(session), std::string::npos) << spelled;
+    EXPECT_TRUE(fs::is_symlink(tmp / "other" / "s")) << spelled;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(tmp.path())) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"other", "s"})) << spelled;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // serve-fixture's player driven through in-memory byte streams: no process, no file.
 #include "msptk/playback/member_scan.hpp"
 #include "msptk/playback/serve_fixture.hpp"
+#include "serve_fixture_support.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "test_support.hpp"
 
@@ -17,71 +18,6 @@ namespace msptk::playback {
 namespace {
 
 namespace json = boost::json;
-
-// A script from (direction, raw) pairs; lines numbered from 1.
-FixtureScript script_of(std::vector<std::pair<Direction, std::string>> lines, std::size_t limit = 10485760) {
-  FixtureScript s;
-  s.scenario.manifest.scenario = "unit";
-  s.transcript = "unit/transcript.ndjson";
-  s.frame_limit = limit;
-  for (auto& [dir, raw] : lines) {
-    Frame f;
-    f.dir = dir;
-    f.raw = std::move(raw);
-    f.line = s.frames.size() + 1;
-    s.frames.push_back(std::move(f));
-  }
-  return s;
-}
-
-MaskSpec spec_of(std::vector<std::string> declared = {"id", "params.commandId"}, MaskMode mode = MaskMode::unify) {
-  auto spec = make_mask_spec(Registry::builtin(), declared, "", 0, {}, mode);
-  EXPECT_TRUE(spec);
-  return *spec;
-}
-
-struct Played {
-  ServeFixtureReport report;
-  std::string out;
-};
-
-Played play(const FixtureScript& script, std::vector<std::string> chunks, const MaskSpec& spec = spec_of(),
-         std::size_t sink_capacity = std::numeric_limits<std::size_t>::max(), const ServeOptions& options = {}) {
-  MemorySource source(std::move(chunks));
-  MemorySink sink(sink_capacity);
-  Played run;
-  run.report = serve_fixture(script, spec, source, sink, options);
-  run.out = sink.bytes();
-  return run;
-}
-
-std::string json_line(const ServeFixtureReport& report) {
-  std::ostringstream out;
-  render_report_json(out, report);
-  return out.str();
-}
-
-const std::string kInit = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"conformance","version":"0.0.0"}}})";
-const std::string kInitResult = R"({"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"name":"muse"}}})";
-const std::string kInitialized = R"({"jsonrpc":"2.0","method":"initialized"})";
-const std::string kStart = R"({"jsonrpc":"2.0","id":2,"method":"session/start","params":{"commandId":"c-aaa","workspaceRoot":"/w"}})";
-const std::string kStarted = R"({"jsonrpc":"2.0","method":"session/started","params":{"session":{"sessionId":"s1"},"commandId":"c-aaa"}})";
-const std::string kStartResult = R"({"id":2,"jsonrpc":"2.0","result":{"session":{"sessionId":"s1","id":2}}})";
-
-FixtureScript handshake() {
-  return script_of({{Direction::client, kInit},
-                    {Direction::server, kInitResult},
-                    {Direction::client, kInitialized},
-                    {Direction::client, kStart},
-                    {Direction::server, kStarted},
-                    {Direction::server, kStartResult}});
-}
-
-std::string lines(std::initializer_list<std::string> frames) {
-  std::string out;
-  for (const auto& f : frames) out += f + "\n";
-  return out;
-}
 
 TEST(ServeFixture, PlaysTheRecordedServerLinesByteForByte) {
   Played run = play(handshake(), {lines({kInit, kInitialized, kStart})});

@@ -186,6 +186,11 @@ class FullDisk final : public Disk {
     if (!file) return file;
     return std::unique_ptr<OutFile>(std::make_unique<File>(std::move(*file), *this));
   }
+  Result<std::unique_ptr<OutFile>> create_unnamed(const fs::path& dir, const fs::path& label, fs::perms perms) override {
+    auto file = system_disk().create_unnamed(dir, label, perms);
+    if (!file) return file;
+    return std::unique_ptr<OutFile>(std::make_unique<File>(std::move(*file), *this));
+  }
   Result<void> rename(const fs::path& from, const fs::path& to) override { return system_disk().rename(from, to); }
   void remove(const fs::path& path) override { system_disk().remove(path); }
   Result<void> sync_dir(const fs::path& dir) override { return system_disk().sync_dir(dir); }
@@ -208,6 +213,7 @@ class FullDisk final : public Disk {
     Result<void> close() override { return real_->close(); }
     const fs::path& path() const override { return real_->path(); }
     std::uint64_t size() const override { return real_->size(); }
+    int descriptor() const override { return real_->descriptor(); }
 
    private:
     std::unique_ptr<OutFile> real_;
@@ -331,6 +337,93 @@ TEST(RecorderDisk, ANormalRecordingKeepsTheTailInItsSideFile) {
   EXPECT_EQ(tail.at("sha256"), boost::json::value(sha256_hex(std::string(3 << 20, 'z'))));
   EXPECT_EQ(tail.at("file"), "client-unterminated.bin");
   EXPECT_EQ(read_transcript(tmp / "rec" / "transcript.ndjson")->size(), 3u);
+}
+
+}  // namespace
+}  // namespace msptk::recorder
+
+namespace msptk::recorder {
+namespace {
+
+// Every file under `dir` (recursively) that holds `secret`.
+std::vector<fs::path> files_holding(const fs::path& dir, const std::string& secret) {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && test::read_text(entry.path()).find(secret) != std::string::npos)
+      out.push_back(entry.path());
+  return out;
+}
+
+Redactor redacting(std::vector<std::string> paths) {
+  auto r = Redactor::create(paths);
+  EXPECT_TRUE(r);
+  return std::move(*r);
+}
+
+// Issue 24, item 8: under --redact a frame in progress over the memory limit spills to a file
+// without a name, so no file of the folder ever holds its bytes before they are redacted.
+TEST(TeeSpill, UnderRedactTheFrameInProgressSpillsToAFileWithoutAName) {
+  TempDir tmp;
+  MemorySink sink;
+  Redactor redactor = redacting({"params.apiKey"});
+  Tee tee(sink, 1 << 30, Spill{&system_disk(), tmp.path(), 256});
+  tee.redact_with(&redactor);
+  const std::string head = R"({"jsonrpc":"2.0","method":"login","params":{"apiKey":"sk-live-4242","pad":")";
+  tee.feed(Direction::client, head);
+  for (int i = 0; i < 64; ++i) tee.feed(Direction::client, std::string(4096, 'p'));
+  EXPECT_EQ(files_holding(tmp.path(), "sk-live-4242"), std::vector<fs::path>{});
+  EXPECT_FALSE(fs::exists(tmp / "client.partial"));
+  EXPECT_TRUE(fs::is_empty(tmp.path()));
+  tee.feed(Direction::client, "\"}}\n");
+  ASSERT_EQ(sink.frames.size(), 1u);
+  EXPECT_EQ(sink.frames[0].second.find("sk-live-4242"), std::string::npos);
+  EXPECT_NE(sink.frames[0].second.find(R"("apiKey":"<redacted:1>")"), std::string::npos);
+  EXPECT_EQ(sink.frames[0].second.size(), head.size() + 64 * 4096 + 3 - std::string("sk-live-4242").size() +
+                                              std::string("<redacted:1>").size());
+  EXPECT_FALSE(tee.failure());
+}
+
+// Issue 24, item 8: an unterminated tail under --redact is kept redacted where it parses as a
+// JSON object, otherwise withheld (size and SHA-256 only, a warning), in memory or spilled.
+TEST(TeeSpill, UnderRedactAnUnterminatedTailIsRedactedWhereItParsesElseWithheld) {
+  for (std::size_t memory_limit : {std::size_t{1} << 20, std::size_t{16}}) {
+    TempDir tmp;
+    MemorySink sink;
+    Redactor redactor = redacting({"result.token"});
+    Tee tee(sink, 1 << 30, Spill{&system_disk(), tmp.path(), memory_limit});
+    tee.redact_with(&redactor);
+    // The server finished its JSON but not its line; the client died inside its frame.
+    const std::string whole = R"({"jsonrpc":"2.0","id":1,"result":{"token":"tok-secret-77","n":1}})";
+    const std::string cut = R"({"jsonrpc":"2.0","id":2,"result":{"token":"tok-secret-88","n":)";
+    tee.feed(Direction::server, whole);
+    tee.feed(Direction::client, cut);
+    tee.close(Direction::server);
+    tee.close(Direction::client);
+    EXPECT_EQ(files_holding(tmp.path(), "tok-secret"), std::vector<fs::path>{}) << memory_limit;
+    const std::string redacted = R"({"jsonrpc":"2.0","id":1,"result":{"token":"<redacted:1>","n":1}})";
+    const Unterminated& kept = tee.stats(Direction::server).tail;
+    EXPECT_FALSE(kept.withheld);
+    EXPECT_EQ(kept.file, "server-unterminated.bin");
+    EXPECT_EQ(test::read_text(tmp / "server-unterminated.bin"), redacted);
+    EXPECT_EQ(kept.bytes, redacted.size());
+    EXPECT_EQ(kept.sha256, sha256_hex(redacted));
+    EXPECT_EQ(kept.head, redacted.substr(0, kEdgeBytes));
+    const Unterminated& withheld = tee.stats(Direction::client).tail;
+    EXPECT_TRUE(withheld.withheld);
+    EXPECT_EQ(withheld.file, "");
+    EXPECT_FALSE(fs::exists(tmp / "client-unterminated.bin"));
+    EXPECT_EQ(withheld.head, "");
+    EXPECT_EQ(withheld.tail, "");
+    EXPECT_EQ(withheld.bytes, cut.size());
+    EXPECT_EQ(withheld.sha256, sha256_hex(cut));
+    ASSERT_EQ(redactor.warnings().size(), 1u);
+    EXPECT_EQ(redactor.warnings()[0].file, "manifest.json");
+    EXPECT_NE(redactor.warnings()[0].message.find("client frame left unfinished (" + std::to_string(cut.size()) +
+                                                  " bytes after the last LF)"),
+              std::string::npos)
+        << redactor.warnings()[0].message;
+    EXPECT_FALSE(tee.failure());
+  }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "msptk/normalizer/mask.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/manifest.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/validator/render.hpp"
@@ -203,6 +204,29 @@ TEST(Validator, BrokenCopyOfACorpusScenarioNamesRuleAndLine) {
   EXPECT_EQ(report.findings[0].rule, "manifest.scenario");
   EXPECT_EQ(report.findings[0].line, 4u);
   EXPECT_FALSE(report.ok());
+}
+
+// A scenario id holding a control character passed when the folder had the same name, and a
+// newline in it split every report line that starts with it: refused under manifest.scenario
+// (C0 controls, DEL, C1 controls), and the text report shows it escaped on one line.
+TEST(Validator, AScenarioIdHoldingAControlCharacterIsRefused) {
+  TempDir tmp;
+  for (const std::string name : {"line\nbreak", "tab\there", "esc\x1b[31m", "del\x7f", "c1\xc2\x9b"}) {
+    SCOPED_TRACE(display_text(name));
+    const ScenarioReport report = validate_scenario(make_scenario(tmp.path(), name), ValidateOptions{});
+    ASSERT_EQ(report.findings.size(), 1u);
+    EXPECT_EQ(report.findings[0].rule, "manifest.scenario");
+    EXPECT_NE(report.findings[0].message.find("control character"), std::string::npos) << report.findings[0].message;
+    EXPECT_FALSE(report.ok());
+  }
+  ValidationReport corpus;
+  corpus.scenarios.push_back(validate_scenario(tmp / "line\nbreak", ValidateOptions{}));
+  std::ostringstream out, err;
+  render_text(corpus, out, err);
+  const std::string text = out.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;  // the finding and the summary
+  EXPECT_NE(text.find("line\\nbreak"), std::string::npos) << text;
+  EXPECT_TRUE(validate_scenario(make_scenario(tmp.path(), "plain-\xc3\xa9t\xc3\xa9"), ValidateOptions{}).ok());
 }
 
 TEST(Validator, RejectionSettledByIdAndByLaterResponse) {

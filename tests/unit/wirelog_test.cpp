@@ -28,6 +28,7 @@ TEST(WireLog, WritesOneLinePerChunkAndReadsThemBack) {
     ASSERT_TRUE(writer);
     writer->append(C, "{\"a\":1}\n");
     writer->append(S, std::string("\xff\x00", 2));
+    ASSERT_TRUE(writer->commit());  // uncommitted, the log is taken back (the host never ran)
   }
   std::ifstream in(file);
   std::string first;
@@ -63,6 +64,116 @@ TEST(WireLog, ReadingNamesTheLineAndTheProblem) {
   ASSERT_FALSE(chunks);
   EXPECT_NE(chunks.error().message.find("\"dir\""), std::string::npos);
   fs::remove(file);
+}
+
+TEST(WireLog, TimesThatAreNegativeOrGoBackwardsAreRefused) {
+  const fs::path file = temp_file("time");
+  auto read_lines = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    return read_wire_log(file);
+  };
+  auto chunks = read_lines(wire_log_line(1, C, -5, "x"));
+  ASSERT_FALSE(chunks);
+  EXPECT_EQ(chunks.error().line, 1u);
+  EXPECT_EQ(chunks.error().rule, "wirelog.time");
+  EXPECT_NE(chunks.error().message.find("is -5"), std::string::npos) << chunks.error().message;
+  chunks = read_lines(wire_log_line(1, C, 10, "x") + wire_log_line(2, S, 10, "y") + wire_log_line(3, C, 9, "z"));
+  ASSERT_FALSE(chunks);
+  EXPECT_EQ(chunks.error().line, 3u);
+  EXPECT_EQ(chunks.error().rule, "wirelog.time");
+  EXPECT_NE(chunks.error().message.find("before the 10 of chunk 2 (line 2)"), std::string::npos)
+      << chunks.error().message;
+  // Equal times (two reads within a microsecond) are in order.
+  chunks = read_lines(wire_log_line(1, C, 0, "x") + wire_log_line(2, S, 0, "y"));
+  EXPECT_TRUE(chunks) << chunks.error().render();
+  fs::remove(file);
+}
+
+fs::perms perms_of(const fs::path& path) { return fs::status(path).permissions() & fs::perms::all; }
+
+TEST(WireLog, TheWriterCreatesANewPrivateFileAndTakesItBackUntilCommitted) {
+  const fs::path dir = temp_file("new");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path log = dir / "session.wire", target = dir / "target", link = dir / "link";
+  std::ofstream(log) << "an older log\n";
+  std::ofstream(target) << "not a wire log\n";
+  fs::create_symlink(target, link);
+  auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // An existing file, and a symbolic link (to a file, or dangling): refused, nothing written.
+  for (const fs::path& taken : {log, link}) {
+    auto writer = WireLogWriter::create(taken);
+    ASSERT_FALSE(writer);
+    EXPECT_EQ(writer.error().kind, ErrorKind::usage);
+    EXPECT_NE(writer.error().message.find("already exists"), std::string::npos) << writer.error().message;
+  }
+  fs::create_symlink(dir / "nowhere", dir / "dangling");
+  EXPECT_FALSE(WireLogWriter::create(dir / "dangling"));
+  EXPECT_FALSE(fs::exists(dir / "nowhere"));
+  EXPECT_EQ(text(log), "an older log\n");
+  EXPECT_EQ(text(target), "not a wire log\n");
+  // A new file, never committed (the host could not be spawned): removed again.
+  { ASSERT_TRUE(WireLogWriter::create(dir / "fresh.wire")); }
+  EXPECT_FALSE(fs::exists(dir / "fresh.wire"));
+  // Replacing (--force): the old file is untouched until commit, then replaced by a 0600 file;
+  // a symbolic link is replaced itself, its target never written.
+  fs::permissions(log, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  for (const fs::path& taken : {log, link}) {
+    auto writer = WireLogWriter::create(taken, [] { return 1; }, /*replace=*/true);
+    ASSERT_TRUE(writer) << writer.error().render();
+    writer->append(C, "secret");
+    EXPECT_TRUE(fs::is_symlink(link) || taken == log);
+    ASSERT_TRUE(writer->commit());
+  }
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_EQ(text(target), "not a wire log\n");
+  EXPECT_EQ(text(log), wire_log_line(1, C, 1, "secret"));
+  EXPECT_EQ(perms_of(log), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(perms_of(link), fs::perms::owner_read | fs::perms::owner_write);
+  {
+    auto uncommitted = WireLogWriter::create(log, {}, /*replace=*/true);
+    ASSERT_TRUE(uncommitted);
+    uncommitted->append(C, "other");
+  }
+  EXPECT_EQ(text(log), wire_log_line(1, C, 1, "secret"));  // as it was
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);  // no stray file
+  fs::remove_all(dir);
+}
+
+TEST(WireLog, TheRebuiltTranscriptIsPrivateAndNeverOneOfTheInputs) {
+  const fs::path dir = temp_file("rebuild");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path log = dir / "session.wire";
+  std::ofstream(log) << wire_log_line(1, C, 0, "{\"a\":1}\n");
+  auto chunks = read_wire_log(log);
+  ASSERT_TRUE(chunks);
+  const WireAnalysis analysis = analyze(*chunks);
+  const fs::path out = dir / "rebuilt.ndjson";
+  std::ofstream(out) << "old\n";
+  fs::permissions(out, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  ASSERT_TRUE(write_rebuilt(analysis, out, {log}));
+  EXPECT_EQ(perms_of(out), fs::perms::owner_read | fs::perms::owner_write);
+  std::ifstream in(out);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, R"({"dir":"client","raw":"{\"a\":1}"})");
+  // The input under any name: the same path, another spelling, a symbolic link, a hard link.
+  fs::create_symlink(log, dir / "link.wire");
+  fs::create_hard_link(log, dir / "hard.wire");
+  const std::string before = wire_log_line(1, C, 0, "{\"a\":1}\n");
+  for (const fs::path& same : {log, dir / "." / "session.wire", dir / "link.wire", dir / "hard.wire"}) {
+    auto refused = write_rebuilt(analysis, same, {log});
+    ASSERT_FALSE(refused) << same;
+    EXPECT_EQ(refused.error().kind, ErrorKind::usage);
+    EXPECT_NE(refused.error().message.find("the same file"), std::string::npos) << refused.error().message;
+    std::ifstream again(log);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(again), {}), before);
+  }
+  fs::remove_all(dir);
 }
 
 std::vector<WireChunk> chunks_of(std::vector<std::pair<Direction, std::string>> parts) {

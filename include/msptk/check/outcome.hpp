@@ -56,6 +56,7 @@ struct ScenarioOutcome {
   boost::json::value diff;          // the recording vs the golden scenario (docs/diff-json.md), null when not diffed
   std::string recording;            // the kept recording folder (--keep), "" when not kept
   std::string pending;              // check --update: the candidate left in <scenario>/.pending/, "" when none
+  std::optional<Error> update_failure;  // check --update: the candidate could not be stored or removed (stderr, exit 3)
   bool in_baseline = false;
   std::string chaos;                // check --chaos: "split,merge (seed 42)", "" without chaos
 

@@ -20,6 +20,7 @@
 
 namespace msptk::check {
 
+// One scenario's line, as display text (transcript/display.hpp: control bytes escaped).
 std::string result_line(const ScenarioOutcome& outcome);
 std::string summary_line(const CheckSummary& summary);
 

@@ -37,6 +37,9 @@ struct ReplayRunnerOptions {
   std::function<std::vector<std::string>(const ScenarioTask&)> host;
   std::filesystem::path recordings;  // RECORDINGS: must exist; scenario folders are created in it
   bool keep = false;                 // keep each recording (else it is removed once diffed)
+  // Leave each recording in RECORDINGS for the rest of the run without naming it in the outcome
+  // (check --html: the page shows recorded frames; the temporary RECORDINGS goes at the end).
+  bool keep_until_run_ends = false;
   int timeout_ms = 10000;            // replay: per wait for the next expected server frame
   int close_timeout_ms = 5000;       // replay: a stopped host's time to exit before SIGTERM, then SIGKILL
   ValidateOptions validate;
@@ -45,8 +48,9 @@ struct ReplayRunnerOptions {
   // DIR/<corpus>/<scenario>/.
   process::EnvironmentPlan environment;
   // check --update: a recording that is not identical to the golden scenario is kept as the
-  // review candidate <scenario>/.pending/ (review/candidates.hpp); an identical one removes an
-  // old candidate and leaves nothing behind.
+  // review candidate <scenario>/.pending/ (review/candidates.hpp) with whether it is complete;
+  // an identical one removes an old candidate and leaves nothing behind. The replay then runs
+  // with keep_going (a divergent frame does not stop the recording), as regen's does.
   bool update = false;
   // check --chaos: every replay runs under this chaos (the same seed for each scenario, so a
   // failing one reproduces with `msptk replay --chaos SPEC --chaos-seed S`); a run cut on

@@ -5,8 +5,10 @@
 //
 // The matches are handed to a callback in increasing order rather than collected, and the keys
 // are read through any indexable sequence (a span, the differ's ChunkedVector of keys, keys
-// derived on the fly), so that aligning two million frames a side holds no copy of the keys and
-// no list of matches: only the edit trace (O(D²)) and the snakes of the path found (O(D)).
+// derived on the fly) or pairs compared by a predicate (for_each_common_by: the differ answers
+// some pairs without their keys), so that aligning two million frames a side holds no copy of
+// the keys and no list of matches: only the edit trace (O(D²)) and the snakes of the path found
+// (O(D)).
 #pragma once
 
 #include <algorithm>
@@ -23,12 +25,11 @@ using Match = std::pair<std::size_t, std::size_t>;  // (index in a, index in b)
 
 namespace detail {
 
-// Myers on a[0..n) and b[0..m) (through `at_a(i)`, `at_b(j)`), calling on_match(x, y) for each
+// Myers on a[0..n) and b[0..m) (`equal(i, j)`: a[i] and b[j] are the same), calling on_match(x, y) for each
 // match in increasing order. Nothing is matched when the edit distance exceeds `max_edits` or a
 // side has more than INT32_MAX keys (positions are kept as 32 bits).
-template <class KeyA, class KeyB, class OnMatch>
-void myers(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t size_b, std::size_t max_edits,
-           OnMatch&& on_match) {
+template <class Equal, class OnMatch>
+void myers(const Equal& equal, std::size_t size_a, std::size_t size_b, std::size_t max_edits, OnMatch&& on_match) {
   if (size_a > INT32_MAX || size_b > INT32_MAX) return;
   const long n = static_cast<long>(size_a);
   const long m = static_cast<long>(size_b);
@@ -47,7 +48,7 @@ void myers(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t s
     for (long k = -d; k <= d; k += 2) {
       long x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
       long y = x - k;
-      while (x < n && y < m && at_a(static_cast<std::size_t>(x)) == at_b(static_cast<std::size_t>(y))) ++x, ++y;
+      while (x < n && y < m && equal(static_cast<std::size_t>(x), static_cast<std::size_t>(y))) ++x, ++y;
       v[off + k] = x;
       trace.push_back(static_cast<std::int32_t>(x));
       if (x >= n && y >= m) found = d;
@@ -84,26 +85,35 @@ void myers(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t s
 }  // namespace detail
 
 // Calls on_match(i, j) for each pair of a longest common subsequence of a[0..size_a) and
-// b[0..size_b), increasing in both; `at_a(i)` and `at_b(j)` give the keys (std::uint64_t). When
-// the edit distance of the untrimmed middle exceeds `max_edits`, the middle is left unmatched
-// (bounded time and memory: O(max_edits²), 4 bytes per diagonal and step: 8 MiB for the
-// default).
-template <class KeyA, class KeyB, class OnMatch>
-void for_each_common(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t size_b,
-                     OnMatch&& on_match, std::size_t max_edits = 2048) {
+// b[0..size_b), increasing in both, where `equal(i, j)` says whether a[i] and b[j] are the same
+// (a caller whose keys are costly to know may answer some pairs without them). When the edit
+// distance of the untrimmed middle exceeds `max_edits`, the middle is left unmatched (bounded
+// time and memory: O(max_edits²), 4 bytes per diagonal and step: 8 MiB for the default).
+template <class Equal, class OnMatch>
+void for_each_common_by(const Equal& equal, std::size_t size_a, std::size_t size_b, OnMatch&& on_match,
+                        std::size_t max_edits = 2048) {
   std::size_t prefix = 0;
-  while (prefix < size_a && prefix < size_b && at_a(prefix) == at_b(prefix)) ++prefix;
+  while (prefix < size_a && prefix < size_b && equal(prefix, prefix)) ++prefix;
   std::size_t suffix = 0;
-  while (suffix < size_a - prefix && suffix < size_b - prefix && at_a(size_a - 1 - suffix) == at_b(size_b - 1 - suffix))
+  while (suffix < size_a - prefix && suffix < size_b - prefix && equal(size_a - 1 - suffix, size_b - 1 - suffix))
     ++suffix;
   for (std::size_t i = 0; i < prefix; ++i) on_match(i, i);
   const std::size_t na = size_a - prefix - suffix;
   const std::size_t nb = size_b - prefix - suffix;
   if (na > 0 && nb > 0) {
-    detail::myers([&](std::size_t i) { return at_a(prefix + i); }, na, [&](std::size_t j) { return at_b(prefix + j); },
-                  nb, max_edits, [&](std::size_t i, std::size_t j) { on_match(prefix + i, prefix + j); });
+    detail::myers([&](std::size_t i, std::size_t j) { return equal(prefix + i, prefix + j); }, na, nb, max_edits,
+                  [&](std::size_t i, std::size_t j) { on_match(prefix + i, prefix + j); });
   }
   for (std::size_t i = suffix; i > 0; --i) on_match(size_a - i, size_b - i);
+}
+
+// The same over keys: `at_a(i)` and `at_b(j)` give the keys (std::uint64_t), equal keys are the
+// same.
+template <class KeyA, class KeyB, class OnMatch>
+void for_each_common(const KeyA& at_a, std::size_t size_a, const KeyB& at_b, std::size_t size_b,
+                     OnMatch&& on_match, std::size_t max_edits = 2048) {
+  for_each_common_by([&](std::size_t i, std::size_t j) { return at_a(i) == at_b(j); }, size_a, size_b,
+                     std::forward<OnMatch>(on_match), max_edits);
 }
 
 // The matched index pairs of for_each_common over two spans, collected.

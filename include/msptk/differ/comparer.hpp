@@ -80,4 +80,9 @@ class FrameComparer {
   Unifier unifier_;
 };
 
+// The clientInfo name and version the actual side sent where the expected side has another
+// value (paths params.clientInfo.name / .version, expected and actual canonical JSON): unified,
+// so never a divergence, but what a new client version changes first, so reports list them.
+std::vector<PathDivergence> client_info_changes(const FrameComparer& comparer);
+
 }  // namespace msptk

@@ -4,10 +4,10 @@
 // different, and a frame present on both sides at another position is reported as moved.
 //
 // Bytes first: when both transcripts hold the same frames byte for byte, nothing is parsed
-// (equal transcripts cost little more than reading them). Otherwise every frame is parsed for
-// its signature (signature.hpp), once for both sides when the two have the same line at the same
-// place (a twin: read in step, such a pair is identical when aligned, without a second look),
-// and aligned in three passes: on signature + content key (the
+// (equal transcripts cost little more than reading them). Otherwise frames are keyed by their
+// signature (signature.hpp), once for both sides when the two have the same line at the same place
+// (a twin, identical when aligned; one that is no request or response is keyed only if compared
+// with another frame: differ/file_diff.cpp), and aligned in three passes: on signature + content key (the
 // same frames), then within the gaps on signature alone (the same frame with other values:
 // divergent), then responses alone on direction + kind (a response whose id answers no request). Frames
 // left over are missing or extra; a missing and an extra frame with the same signature and
@@ -87,6 +87,7 @@ struct DiffResult {
                                    // (empty when they went to DiffOptions::sink)
   MaskMode mode = MaskMode::unify;
   std::vector<MaskUse> masks;      // per declared path
+  std::vector<PathDivergence> client_info;  // clientInfo values that differ (unified: client_info_changes)
   bool byte_identical = false;     // the byte fast path: no frame parsed, masks counted nothing
   std::vector<std::string> warnings;  // stale declarations
 };

@@ -12,20 +12,24 @@
 // - divergent: the path-level diff and "host wrong or fixture wrong?"; nothing is rewritten
 //   (exit 1) unless the manifest carries a complete `regenerationJustification` (non-empty
 //   `cite`, `rationale`, `trackingIssue`; extra members allowed), which then stays in the
-//   manifest (the rewrite happens, exit 0). A command-line flag is never a waiver. A capture
+//   manifest (the rewrite happens, exit 0); a member that is blank (spaces, tabs) counts as
+//   empty (is_blank, manifest.hpp: one rule with review). A command-line flag is never a waiver. A capture
 //   cut short (a frame that never came) is never written.
 //
 // A partial justification fails before anything runs (exit 1, naming the missing member);
 // sdk-tolerance scenarios are refused (exit 2); a scenario `validate` rejects is not regenerated
-// (exit 3). The rewrite is atomic: the new folder contents are staged beside the scenario and
-// exchanged with it in one rename (renameat2 RENAME_EXCHANGE), so an interrupted regen leaves
-// the old scenario whole.
+// (exit 3). The rewrite is atomic (transcript/folder_rewrite.hpp): the new folder contents are
+// staged beside the scenario and exchanged with it in one rename (renameat2 RENAME_EXCHANGE),
+// so an interrupted regen leaves the old scenario whole; a rewrite that fails is returned in
+// the result (`write_failure`, exit 3) so the report is still shown. The scenario folder may be
+// spelled any way (`DIR/`, `.`, relative, absolute).
 #pragma once
 
 #include "msptk/differ/diff.hpp"
 #include "msptk/normalizer/registry.hpp"
 #include "msptk/playback/replay.hpp"
 #include "msptk/transcript/error.hpp"
+#include "msptk/transcript/folder_rewrite.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -46,9 +50,9 @@ struct RegenOptions {
   int close_timeout_ms = 5000;            // as replay's --close-timeout-ms
   process::EnvironmentPlan environment;  // --hermetic, --env... (process/host_environment.hpp)
   Registry registry = Registry::builtin();
-  // Exchanges the staged folder with the scenario folder (the seam tests use to interrupt a
-  // regen); default: one renameat2(RENAME_EXCHANGE).
-  std::function<Result<void>(const std::filesystem::path& staged, const std::filesystem::path& scenario)> exchange;
+  // The staged folder's writes and its exchange with the scenario folder
+  // (transcript/folder_rewrite.hpp; the seams tests use to fill the disk or interrupt a regen).
+  FolderRewriteSeams rewrite;
 };
 
 struct RegenResult {
@@ -56,7 +60,8 @@ struct RegenResult {
   RegenOutcome outcome = RegenOutcome::identical;
   bool rewritten = false;              // transcript.ndjson (and provenance) replaced
   bool justified = false;              // rewritten under the manifest's regenerationJustification
-  bool complete_capture = true;        // every recorded server frame came (else never written)
+  bool complete_capture = true;        // the whole transcript was walked (ReplayResult::complete; else never written)
+  std::optional<Error> write_failure;  // the rewrite failed (exit 3; the scenario is unchanged, the report stands)
   ReplayResult replay;                 // the live run
   std::optional<DiffReport> diff;      // fixture vs capture, when the bytes differ
   std::string provenance_before;

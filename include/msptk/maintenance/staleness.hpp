@@ -28,7 +28,11 @@ struct Pin {
   std::filesystem::path manifest;   // its manifest.json
   std::string ledger_path;          // as the ledger names it: schema/msp/transcripts/<scenario>/manifest.json
   std::size_t line = 0;             // the line of `fingerprint` in the manifest
-  std::string fingerprint;          // the pin ("" when the manifest has none)
+  // The pin: the string's value; "" when the manifest has none; for a pin that is not a string
+  // (a number such as 1e400, null, an object) its JSON text exactly as written, `not_a_string`
+  // set: such a pin is never current, and reports show that text, never a rounded double.
+  std::string fingerprint;
+  bool not_a_string = false;
   PinState state = PinState::stale;
   std::optional<Acknowledgment> acknowledgment;  // the waiver, when acknowledged
 };

@@ -41,6 +41,8 @@ class Bijection {
   const std::string* expected_for(std::string_view actual) const;
 
   std::size_t size() const { return by_expected_.size(); }
+  // Every pairing, by expected value (ordered by its canonical text).
+  const std::map<std::string, Pairing, std::less<>>& pairings() const { return by_expected_; }
   bool identity() const { return identity_; }  // every pairing so far maps a value to itself
 
  private:

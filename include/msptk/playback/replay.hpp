@@ -90,6 +90,8 @@ struct ReplayResult {
   std::size_t client_lines_sent = 0;
   std::size_t server_frames_received = 0;     // complete server frames read from the host
   std::size_t server_frames_expected = 0;     // server lines of the transcript
+  std::size_t client_lines_expected = 0;      // client lines of the transcript
+  std::string stop_problem;                   // what ended the run first ("" when nothing did; under keep_going not a divergence)
   std::vector<CarriedValue> carried;          // learned values carried into client lines, in order
   bool host_killed = false;                   // msptk had to signal the host to end it (it did not exit; capture.hostDidNotExit)
   std::string host_stderr_tail;               // the last few KiB of the host's stderr
@@ -108,6 +110,14 @@ struct ReplayResult {
   std::optional<Chaos> chaos;
 
   bool passed() const { return exit_code == 0; }
+  // The whole transcript was walked: every client line was sent and every recorded server frame
+  // came and was compared, so a recording holds the whole session (a run stopped by a missing
+  // frame, a dead host, a write timeout or, without keep_going, a divergence is cut short).
+  bool complete() const {
+    const DiffCounts& c = report.counts;
+    return client_lines_sent == client_lines_expected &&
+           c.identical + c.equivalent + c.divergent == server_frames_expected;
+  }
 };
 
 // The side effects of a replay; `system()` is the real world.

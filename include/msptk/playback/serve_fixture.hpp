@@ -7,7 +7,9 @@
 // except that a response to one of the client's requests carries the id the client used,
 // spliced into the recorded bytes (member_scan.hpp). Server lines before the first client line
 // are written at once. Nothing is ever improvised: the first frame that does not match stops
-// the run with a typed failure, unanswered.
+// the run with a typed failure, unanswered (with `keep_going`, the run goes on along the script
+// and the report lists every divergent, missing and extra frame; with `follow_minted`, the
+// recorded values the client minted are replaced by the client's in every server frame).
 //
 // Inbound frames are cut with a LineFramer bounded by the manifest's frameLimitBytes, as the
 // real host reads them: a frame over the limit is never buffered beyond its first limit bytes.
@@ -105,6 +107,38 @@ struct ServeChaos {
   std::string in_force;   // on failure: what the chaos streams did last ("server frame 7 written in 3 writes ...")
 };
 
+// --keep-going: what one client frame (or recorded client line) was, measured against the script.
+enum class ScriptOutcome {
+  divergent,  // it differed from the recorded line it stood in for (and got that line's answer)
+  missing,    // a recorded client line the client never sent (skipped, or after its last frame)
+  extra,      // a client frame found nowhere in the script ahead: not answered
+};
+
+// "divergent", "missing", "extra".
+std::string_view to_string(ScriptOutcome outcome);
+
+struct ScriptDifference {
+  ScriptOutcome outcome = ScriptOutcome::divergent;
+  std::optional<std::size_t> transcript_line;  // the recorded client line (none for extra)
+  std::optional<std::size_t> input_line;       // the client's input line (none for missing)
+  std::string signature;                       // "client request turn/start" (the client's frame's for extra)
+  std::optional<std::string> received_frame;   // divergent, extra: its first kReportQuoteBytes bytes
+  std::optional<std::size_t> received_bytes;   // its full size, without LF
+  std::vector<PathDivergence> divergences;     // divergent: at most kReportDivergences places
+  std::size_t divergences_omitted = 0;         // places not kept
+};
+
+// The keep-going members of a report: every difference counted, the first kReportDivergences
+// listed in the order they were found.
+struct KeepGoingReport {
+  std::vector<ScriptDifference> differences;
+  std::size_t divergent = 0, missing = 0, extra = 0;
+  std::size_t skipped_server_frames = 0;  // recorded server lines not written (they follow missing lines)
+  // clientInfo name/version the client sent where the recording has another value (unified,
+  // so not divergent; listed because a client version shows here): path, recorded, received.
+  std::vector<PathDivergence> client_info;
+};
+
 struct ServeFixtureReport {
   std::string scenario;    // the manifest's scenario id
   std::string transcript;  // the file played
@@ -114,6 +148,8 @@ struct ServeFixtureReport {
   std::optional<ServeFailure> failure;
   std::optional<ServeCut> cut;      // chaos close-after cut the run (kind serveFixtureCut when no failure)
   std::optional<ServeChaos> chaos;  // set by the caller that wrapped the streams
+  std::optional<KeepGoingReport> keep_going;  // with --keep-going
+  std::optional<std::size_t> substitutions;   // with --follow-minted: recorded minted values replaced
   // A streamed script's transcript could not be read on (it changed or failed after it was
   // validated): the run stopped there; an infrastructure error (exit 3), not a verdict.
   std::optional<Error> error;
@@ -132,6 +168,19 @@ struct ServeOptions {
   // Once the sink cut the run on purpose (ByteSink::cut, chaos close-after), how long the
   // client may take to close its end before the run fails with clientHung.
   int cut_grace_ms = 5000;
+  // true (--keep-going): a client frame that does not match does not stop the run. One with the
+  // next recorded line's kind and method stands in for it (answered with its recorded server
+  // lines); one whose signature is found further on skips the recorded lines before it
+  // (missing, their server lines not written); one found nowhere is extra and unanswered. The
+  // client closing stdin early leaves the rest of the script missing. Every difference is in
+  // the report; any makes the run a frameDivergence.
+  bool keep_going = false;
+  // true (--follow-minted): once a recorded client-minted value (request id, commandId,
+  // clientInfo name/version) is paired with the client's, server frames carry the client's
+  // value wherever the recording has the recorded one as a whole JSON string, and a client
+  // frame echoing its own value where the recording has the recorded one matches
+  // (minted_follow.hpp). Not with `verbatim`.
+  bool follow_minted = false;
 };
 
 // Plays `script` to a client: reads its frames from `from_client`, writes server frames to
@@ -152,6 +201,11 @@ ServeFixtureReport serve_fixture(const FixtureScript& script, const MaskSpec& ma
 // client sent.
 inline constexpr std::size_t kReportQuoteBytes = 4096;
 inline constexpr std::size_t kReportDivergences = 64;
+
+// --keep-going looks for a client frame's kind and method at most this many recorded client
+// lines after the one it was expected to match (the look ahead reads the transcript again from
+// there, one frame at a time: the window bounds its time, the memory is one frame whatever it is).
+inline constexpr std::size_t kLookaheadClientLines = 256;
 
 // The report as ONE flat line of JSON (+ LF) with a `kind` member:
 // {"kind":"serveFixtureComplete",...}, {"kind":"serveFixtureCut",...} (chaos close-after) or

@@ -13,8 +13,11 @@
 //   nothing overrides: they are the manifest's).
 //
 // `--env NAME` (no value) passes msptk's own value of NAME; `--env NAME=VALUE` sets it. An env
-// file holds one `NAME` or `NAME=VALUE` per line (blank lines and `#` comments ignored). The
-// names given are what a recording's manifest keeps (`capture.environment`), never the values.
+// file holds one `NAME` or `NAME=VALUE` per line (blank lines and `#` comments ignored); a
+// folder given as an env file and a value holding a NUL byte are usage errors naming the file
+// (and line). The names given are what a recording's manifest keeps (`capture.environment`),
+// never the values. Every step from the env file to the block a host is spawned with is linear
+// in the number of variables (a later NAME replaces an earlier one through a hash index).
 #pragma once
 
 #include "msptk/process/host_process.hpp"
@@ -59,6 +62,11 @@ EnvLookup own_environment();
 // name (MSP_FRAME_LIMIT_BYTES, MSP_ID_SEED, MSP_CLOCK_START_MS: they come from the pins),
 // --env-path or --keep-env without --hermetic. An unreadable env file is `unreadable`.
 Result<EnvironmentPlan> plan_environment(const EnvironmentOptions& options, const EnvLookup& lookup);
+
+// The environment block of a spawned host, "NAME=VALUE" entries: `base` (msptk's own `environ`
+// when the environment is inherited, null when hermetic) without the names `vars` sets, then
+// `vars` in order. Linear in the sizes of both.
+std::vector<std::string> environment_block(const char* const* base, const EnvVars& vars);
 
 class HostEnvironment {
  public:

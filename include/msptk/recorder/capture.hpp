@@ -11,7 +11,8 @@
 //     "startedAt": "2025-08-07T18:22:11.000Z", "endedAt": "..." | null,
 //     "client": { "frames": N, "bytes": N, "emptyLines": N,
 //                 "unterminated": { "bytes": N, "sha256": "<64 hex>", "head": "<base64>",
-//                                   "tail": "<base64>", "file": "client-unterminated.bin" | null } },
+//                                   "tail": "<base64>", "file": "client-unterminated.bin" | null,
+//                                   "withheld": bool } },
 //     "server": { ...the same },
 //     "hostStderrBytes": N,
 //     "exit": { "code": N } | { "signal": N, "signalName": "SIGKILL" } | null,
@@ -28,7 +29,8 @@
 //                      "variables": ["NAME", ...] },   // --env/--env-file names, never values
 //     "redaction": { "paths": [ { "path": "params.apiKey", "values": N } ],
 //                    "distinctValues": N,               // placeholders <redacted:1>..<redacted:N>
-//                    "warnings": [ { "line": N, "dir": "client", "location": "params.token",
+//                    "warnings": [ { "file": "transcript.ndjson" | "host-stderr.log" | "manifest.json",
+//                                    "line": N, "dir": "client", "location": "params.token",
 //                                    "method": "account/login" | "", "message": "..." } ] }
 //     "flagged": [ { "line": N, "dir": "server", "reason": "oversized" | "serverCR" |
 //                    "invalidUtf8", "bytes": N } ]
@@ -42,6 +44,9 @@
 // or when the recording was made without a scenario folder to keep them in, e.g. by replay
 // without --record). The manifest says only how many (`bytes`), their SHA-256 and their first
 // and last 64 bytes (`head`, `tail`, base64), so it stays small whatever a peer writes.
+// Under --redact (paths given) the side file, `head` and `tail` hold the tail as redacted when
+// it parses as a JSON object; otherwise it is withheld: `withheld` true, no side file, `head`
+// and `tail` empty, `bytes` and `sha256` those of the bytes read (tee.hpp).
 #pragma once
 
 #include "msptk/process/host_process.hpp"

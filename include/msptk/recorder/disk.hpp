@@ -6,6 +6,10 @@
 // `replace` writes a whole file atomically: a temporary file beside it, fsync, rename over the
 // target, fsync of the folder, so a reader sees the old file or the new one, never half.
 //
+// `create_unnamed` makes a file with no name (O_TMPFILE): it lives only as long as its OutFile,
+// and nothing of it is left on disk when msptk dies, SIGKILL included. Under --redact the
+// frame in progress spills there (pending_frame.hpp): its bytes are not yet redacted.
+//
 // system_disk() is the real one (POSIX descriptors). Not thread-safe; one recorder uses it.
 #pragma once
 
@@ -31,6 +35,9 @@ class OutFile {
   virtual const std::filesystem::path& path() const = 0;
   // Bytes in the file: what was written since it was created (after truncate: its new size).
   virtual std::uint64_t size() const = 0;
+  // A descriptor open for reading too (pread), or -1. Set for the files of create_unnamed,
+  // which cannot be opened again by a name.
+  virtual int descriptor() const { return -1; }
 };
 
 class Disk {
@@ -38,6 +45,12 @@ class Disk {
   virtual ~Disk() = default;
   // Creates (or truncates) a file with the given permission bits.
   virtual Result<std::unique_ptr<OutFile>> create(const std::filesystem::path& path, std::filesystem::perms perms) = 0;
+  // A file without a name in folder `dir`, open for reading and writing (descriptor() set);
+  // `label` names it in errors. Where the file system has no O_TMPFILE, the file is created
+  // under `label` and unlinked at once.
+  virtual Result<std::unique_ptr<OutFile>> create_unnamed(const std::filesystem::path& dir,
+                                                          const std::filesystem::path& label,
+                                                          std::filesystem::perms perms) = 0;
   virtual Result<void> rename(const std::filesystem::path& from, const std::filesystem::path& to) = 0;
   // Removes a file; a file that is not there is not an error.
   virtual void remove(const std::filesystem::path& path) = 0;

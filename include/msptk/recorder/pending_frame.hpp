@@ -8,6 +8,9 @@
 // When the LF comes the Tee records the frame (from memory, or streamed from the spill file);
 // when the direction ends without one the bytes become the direction's unterminated tail,
 // kept in a side file (capture.hpp). Without a Disk (replay) the frame stays in memory.
+// With `spill_unnamed` (the Tee under --redact) the spill file has no name (Disk::
+// create_unnamed): the bytes of a frame not yet redacted are never in a file that a crash or a
+// SIGKILL could leave behind; the spill is then read back through its descriptor.
 // Single-threaded.
 #pragma once
 
@@ -17,6 +20,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +57,9 @@ class PendingFrame {
   PendingFrame(const PendingFrame&) = delete;
   PendingFrame& operator=(const PendingFrame&) = delete;
 
+  // Spill to a file without a name (see above). Set before the first append.
+  void spill_unnamed(bool unnamed) { unnamed_ = unnamed; }
+
   // Adds bytes of the frame (no LF among them). Fails only when the spill file cannot be written.
   Result<void> append(std::string_view part);
 
@@ -63,8 +70,12 @@ class PendingFrame {
   std::string_view bytes() const { return memory_; }
   const std::filesystem::path& spill_path() const { return spill_path_; }
   // Closes the spill file (with `sync`, fsync first: a file that is kept); the frame can then
-  // be read back.
+  // be read back. An unnamed spill file stays open for reading until reset().
   Result<void> close_spill(bool sync = false);
+  // Hands the first `bytes` bytes of the spill file to `on_piece` in pieces of exactly `piece`
+  // bytes (the last one shorter), stopping at the first error.
+  Result<void> read_back(std::uint64_t bytes, std::size_t piece,
+                         const std::function<Result<void>(std::string_view)>& on_piece) const;
 
   // Whether the bytes are UTF-8 (of a spilled frame: read from its spill file when asked).
   bool valid_utf8() const;
@@ -90,6 +101,7 @@ class PendingFrame {
   std::string memory_;
   std::unique_ptr<OutFile> spill_;
   bool spilled_closed_ = false;
+  bool unnamed_ = false;
   std::uint64_t size_ = 0;
   char last_ = 0;
   std::string head_;  // first kEdgeBytes, once spilled

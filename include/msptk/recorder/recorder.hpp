@@ -27,7 +27,10 @@
 // --redact PATH: the Tee records each frame as the Redactor rewrites it (redactor.hpp); the
 // Redactor also warns about credentials recorded in the clear (RecordOutcome::warnings and
 // `capture.redaction`). --wire-log FILE: every chunk read, as it was read (wirelog/); it holds
-// the raw bytes, so it cannot be combined with --redact.
+// the raw bytes, so it cannot be combined with --redact. FILE is created first, before DIR is
+// touched, as a new file (exclusive, no symbolic link followed, 0600; an existing FILE is a
+// usage error unless `force`, which replaces it by a rename once the host runs), and removed
+// again when the host cannot be spawned.
 #pragma once
 
 #include "msptk/process/host_environment.hpp"

@@ -14,6 +14,13 @@
 // (at any depth) whose name looks like a credential (`token`, `secret`, `password`, `apiKey`,
 // case-insensitive, `_`/`-` ignored, as part of the name: `accessToken`, `client_secret`) whose
 // value no redaction covered. Each is a CredentialWarning: stderr and `capture.redaction`.
+//
+// Under --redact (paths given) nothing the Redactor would replace may reach any file of the
+// scenario, not only the transcript: an unterminated tail (a frame a peer never finished) is
+// redacted like a frame when it parses as a JSON object, and otherwise withheld (only its size
+// and SHA-256 are kept, with a warning: `redact_unterminated`); every value replaced is also
+// remembered as text (`replaced_texts`), so the host's stderr log can be scrubbed of it
+// (stderr_log.hpp).
 #pragma once
 
 #include "msptk/normalizer/path.hpp"
@@ -37,11 +44,12 @@ struct RedactionCount {
 };
 
 struct CredentialWarning {
-  std::size_t line = 0;  // 1-based line of transcript.ndjson
+  std::size_t line = 0;  // 1-based line of `file` (0: about the whole file)
   Direction dir = Direction::client;
   std::string location;  // "params.apiKey"; "" for an account frame with nothing redacted
   std::string method;    // the account method, or ""
   std::string message;   // one sentence without the line, with the --redact that would cover it
+  std::string file;      // the file of the scenario folder it is about; "" is transcript.ndjson
 };
 
 // The cheap test every frame gets before anything is parsed: true when the bytes hold
@@ -62,6 +70,19 @@ class Redactor {
   // be line `line` of the transcript. Returns nullopt when the frame is to be recorded as it is.
   std::optional<std::string> redact(Direction dir, std::string_view bytes, std::size_t line);
 
+  // The bytes to keep of direction `dir`'s unterminated tail: redacted as a frame is (or as
+  // they are when nothing is selected) when they parse as a JSON object; nullopt when they do
+  // not — they are to be withheld, and a warning says so (as withhold_unterminated does).
+  std::optional<std::string> redact_unterminated(Direction dir, std::string_view bytes);
+  // Records the warning that `bytes` bytes of direction `dir`'s unterminated tail were withheld.
+  void withhold_unterminated(Direction dir, std::uint64_t bytes);
+  // A warning about a line of another file of the scenario (host-stderr.log).
+  void warn(CredentialWarning warning) { warnings_.push_back(std::move(warning)); }
+
+  // Every value replaced so far, as the texts it may appear as elsewhere (a string's characters
+  // and its JSON-escaped spelling; another value's JSON), each with its placeholder.
+  const std::vector<std::pair<std::string, std::string>>& replaced_texts() const { return texts_; }
+
   bool active() const { return !paths_.empty(); }
   const std::vector<RedactionCount>& counts() const { return counts_; }
   std::size_t distinct_values() const { return placeholders_.size(); }
@@ -74,6 +95,10 @@ class Redactor {
   std::set<std::string> account_requests_;           // id keys of client account/* requests
   std::set<std::string> account_server_requests_;    // id keys of server account/* requests
   std::vector<CredentialWarning> warnings_;
+  std::vector<std::pair<std::string, std::string>> texts_;  // text of a replaced value -> its placeholder
+
+  // Replaces the selected values of `value`; the locations replaced.
+  std::set<std::string> replace_selected(boost::json::value& value);
 };
 
 }  // namespace msptk::recorder

@@ -20,7 +20,11 @@
 // - the schema fingerprint the host announces in its initialize result
 //   (`result.schema.fingerprint` of the response to the client's `initialize` request).
 // With a Redactor (redactor.hpp), each frame goes to the sink as the Redactor rewrites it; the
-// counts, flags and the handshake watch still see the bytes as they were read.
+// counts, flags and the handshake watch still see the bytes as they were read. With --redact
+// paths, no byte that is not yet redacted reaches a file that could stay behind: the frame in
+// progress spills to a file without a name (pending_frame.hpp), and an unterminated tail is
+// kept redacted when it parses as a JSON object, otherwise withheld (`Unterminated::withheld`:
+// only its size and SHA-256; no side file, no head or tail).
 // A sink failure (disk full) stops recording but not counting: `failure()` holds the error.
 // Single-threaded; the Tee holds a reference to its sink.
 #pragma once
@@ -70,6 +74,9 @@ struct Unterminated {
   std::string sha256;      // hex; empty when bytes == 0
   std::string head, tail;  // the first and last kEdgeBytes
   std::string file;        // side file name in the scenario folder ("" when not kept in one)
+  // Under --redact, bytes that could not be vetted: only `bytes` and `sha256` describe them.
+  // (Kept redacted instead, the members above describe the redacted bytes.)
+  bool withheld = false;
 };
 
 // Reads a closed spill file back whole.
@@ -97,7 +104,7 @@ class Tee {
   Tee(FrameSink& sink, std::uint64_t frame_limit_bytes, const Spill& spill = {});
 
   // Frames are recorded as `redactor` rewrites them (null: as they are). Set before feeding.
-  void redact_with(Redactor* redactor) { redactor_ = redactor; }
+  void redact_with(Redactor* redactor);
 
   // Records the frames `chunk` completes in direction `dir`. Call before forwarding the chunk.
   void feed(Direction dir, std::string_view chunk);
@@ -118,6 +125,7 @@ class Tee {
   void on_pending_frame(Direction dir, PendingFrame& frame);
   void flag_frame(Direction dir, std::uint64_t size, char last, bool valid_utf8);
   void watch_handshake(Direction dir, std::string_view bytes);
+  void keep_redacted_tail(Direction dir, PendingFrame& frame, DirectionStats& stats);
   PendingFrame& pending(Direction dir) { return dir == Direction::client ? client_pending_ : server_pending_; }
 
   FrameSink& sink_;

@@ -1,7 +1,10 @@
 // The review loop of `msptk review` as data: for each candidate (candidates.hpp), show the
 // scenario, its verdict and the path-level diff, and ask for a decision — a(ccept), r(eject),
 // s(kip), q(uit). Accepting a divergent candidate asks for the three justification members
-// (cite, rationale, trackingIssue), asking again while an answer is empty. The person is behind
+// (cite, rationale, trackingIssue), asking again while an answer is blank. What accepting would
+// not do is shown with the diff: why the candidate cannot be accepted (an incomplete capture,
+// another scenario's manifest) and a fingerprint the host reported that differs from the pin.
+// Accepting writes exactly the bytes assessed and shown (candidates.hpp). The person is behind
 // the Terminal seam: the CLI's real terminal (pager, stdin lines) or a scripted fake in tests.
 // The non-interactive decisions (--accept-equivalent, --reject-all) and the listing are here too,
 // so every way through review applies the same rules.
@@ -34,6 +37,8 @@ struct ReviewEntry {
   std::string first_difference;       // one line, "" when identical
   std::string decision = "pending";   // "accepted", "rejected", "pending" (skipped or not reached)
   std::string error;                  // assessing or applying failed
+  std::optional<Error> failure;       // the same as an Error (the CLI reports it on stderr)
+  std::vector<std::string> notes;     // why it cannot be accepted; a fingerprint difference
 };
 
 struct ReviewSummary {
@@ -46,6 +51,7 @@ struct ReviewSummary {
 struct ReviewOptions {
   bool color = false;
   Registry registry = Registry::builtin();
+  FolderRewriteSeams rewrite;  // accept's writes and exchange (tests: a full disk, a crash)
 };
 
 // The interactive loop.
@@ -59,7 +65,7 @@ ReviewSummary run_bulk(const std::vector<Candidate>& candidates, BulkAction acti
 // One line per candidate ("ACCEPTED corpus/scenario: equivalent", "PENDING ...: divergent: first
 // difference") and a summary line.
 void render_text(std::ostream& out, const ReviewSummary& summary);
-// {"candidates":[{id,corpus,scenario,golden,pending,verdict,firstDifference,decision,error}],
+// {"candidates":[{id,corpus,scenario,golden,pending,verdict,firstDifference,decision,notes,error}],
 //  "accepted":N,"rejected":N,"pending":N,"quit":bool}
 boost::json::value to_json(const ReviewSummary& summary);
 

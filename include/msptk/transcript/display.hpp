@@ -15,4 +15,9 @@ namespace msptk {
 
 std::string display_text(std::string_view text);
 
+// The first control character in `text` (a C0 control, DEL, or a C1 control U+0080..U+009F
+// spelled in UTF-8), or -1 when there is none: what an identifier that ends up in file names
+// and report lines (a scenario id) may not hold.
+long first_control_character(std::string_view text);
+
 }  // namespace msptk

@@ -18,6 +18,8 @@ Result<std::string> read_file(const std::filesystem::path& path);
 
 // Parses a JSON document; a syntax error names the file and the line it is on.
 Result<boost::json::value> parse_json_file(const std::filesystem::path& path);
+// The same for bytes already read from `file`.
+Result<boost::json::value> parse_json_text(std::string_view text, const std::string& file);
 
 // Writes `value` indented by two spaces per level, members in their stored order.
 void write_pretty(std::ostream& out, const boost::json::value& value, int indent = 0);

@@ -51,6 +51,10 @@ class LineSource {
   // again after a first pass does not allocate and fault another); an error when the file cannot
   // be positioned (a pipe).
   Result<void> rewind();
+  // Goes on from `offset` (a line's first byte, as a Line gave it), keeping the buffer; an error
+  // when the file cannot be positioned. A second source over the same file can start where the
+  // first one is without reading what comes before (serve-fixture looks ahead in its script).
+  Result<void> seek(std::uint64_t offset);
 
   // `length` bytes at `offset` (a line seen before: its offset and text size).
   Result<std::string> read_at(std::uint64_t offset, std::size_t length) const;

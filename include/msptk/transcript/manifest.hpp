@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msptk {
@@ -31,6 +32,13 @@ struct RegenerationJustification {
   std::string cite, rationale, tracking_issue;
   boost::json::object extra;  // tolerated extra members
 };
+
+// The one rule for a justification member, wherever one is read or asked for (the manifest's
+// `manifest.regeneration` rule, hence validate and regen; review's accept): blank — empty, or
+// only spaces, tabs, CR, LF, FF, VT — is empty.
+bool is_blank(std::string_view text);
+// The first member of `j` that is blank ("cite", "rationale", "trackingIssue"), if any.
+std::optional<std::string_view> blank_justification_member(const RegenerationJustification& j);
 
 struct Manifest {
   std::string kind = "mspTranscript";
@@ -75,6 +83,8 @@ ManifestParse parse_manifest(const boost::json::value& json);
 // Reads and parses manifest.json. Fails (unreadable / malformed) only when the file cannot be
 // read or is not a JSON object; member problems are returned in the parse.
 Result<ManifestParse> read_manifest(const std::filesystem::path& path);
+// The same for manifest bytes already read from `file`.
+Result<ManifestParse> parse_manifest_text(std::string_view text, const std::string& file);
 
 // Writes the manifest as indented JSON through a temporary file and a rename.
 Result<void> write_manifest(const std::filesystem::path& path, const Manifest& manifest,

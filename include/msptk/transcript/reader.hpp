@@ -85,6 +85,10 @@ class TranscriptReader {
   std::uint64_t offset() const { return offset_; }
   std::size_t size() const { return size_; }
 
+  // Goes on from the line at byte `offset` (a line's offset(), or one past a line and its LF),
+  // numbering it `line`: a second reader over a file starts where another one is.
+  Result<void> seek(std::uint64_t offset, std::size_t line);
+
   // The reader's LineSource, started over from the file's first byte (LineSource::rewind), for a
   // second pass over the lines that keeps the buffer the first one grew.
   Result<LineSource> rewound_source() &&;

@@ -21,7 +21,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,15 +39,25 @@ struct WireChunk {
   std::size_t line = 0;  // 1-based line in the wire log (0 when built in memory)
 };
 
-// Appends chunks to FILE (created 0600: the raw bytes hold whatever the peers sent).
+// Appends chunks to FILE. The raw bytes hold whatever the peers sent, secrets included, so FILE
+// is always a new file of its own: created exclusively (O_CREAT|O_EXCL, which also refuses any
+// symbolic link, dangling or not), 0600. An existing FILE is a usage error unless `replace`
+// (record --force): the log is then written to a new file beside FILE and renamed over it by
+// commit(), so the old FILE (or the target of a FILE that is a symbolic link) is never written
+// to. Until commit() the writer owns what it created: destroyed uncommitted (the host could not
+// be spawned, the recording failed to start), it removes it, and FILE is as it was.
 class WireLogWriter {
  public:
   // `micros` is the clock (microseconds since the recording started); default: a steady clock
   // started by create().
-  static Result<WireLogWriter> create(const std::filesystem::path& path, std::function<std::int64_t()> micros = {});
+  static Result<WireLogWriter> create(const std::filesystem::path& path, std::function<std::int64_t()> micros = {},
+                                      bool replace = false);
   WireLogWriter(WireLogWriter&& other) noexcept;
   WireLogWriter& operator=(WireLogWriter&&) = delete;
   ~WireLogWriter();
+
+  // The recording started: the log is FILE from now on (with `replace`, renamed over it).
+  Result<void> commit();
 
   // Writes one line. After a failure nothing more is written; failure() keeps the first.
   void append(Direction dir, std::string_view chunk);
@@ -55,7 +67,8 @@ class WireLogWriter {
 
  private:
   WireLogWriter() = default;
-  std::string path_;
+  std::string path_;     // FILE
+  std::string created_;  // the file create() made and owns until commit(); empty once committed
   int fd_ = -1;
   std::uint64_t seq_ = 0;
   std::function<std::int64_t()> micros_;
@@ -65,9 +78,29 @@ class WireLogWriter {
 // The line of one chunk.
 std::string wire_log_line(std::uint64_t seq, Direction dir, std::int64_t t_micros, std::string_view bytes);
 
-// Reads a wire log. Errors (`malformed`, with FILE:LINE and rule `wirelog.line`): a line that is
-// not a JSON object with seq (positive integer, increasing by one), dir, tMicros (integer) and
-// bytes (base64).
+// Reads a wire log a chunk at a time (one line held at once: memory does not grow with the log).
+// next() gives each chunk, or the first error (then nothing more), or nullopt at the end.
+class WireLogReader {
+ public:
+  static Result<WireLogReader> open(const std::filesystem::path& path);
+  std::optional<Result<WireChunk>> next();
+  const std::string& file() const { return file_; }
+
+ private:
+  WireLogReader() = default;
+  std::string file_;
+  std::unique_ptr<std::ifstream> in_;
+  std::size_t line_ = 0;
+  std::uint64_t last_seq_ = 0;
+  std::int64_t last_t_micros_ = 0;  // of chunk last_seq_ (wirelog.time: times never go backwards)
+  std::size_t last_line_ = 0;
+  bool done_ = false;
+};
+
+// Reads a wire log. Errors (`malformed`, with FILE:LINE): a line that is not a JSON object with
+// seq (positive integer, increasing by one), dir, tMicros (integer) and bytes (base64) is
+// `wirelog.line`; a tMicros that is negative or smaller than the line before's (the times of
+// reads in order never go backwards) is `wirelog.time`.
 Result<std::vector<WireChunk>> read_wire_log(const std::filesystem::path& path);
 
 struct ChunkRow {
@@ -119,6 +152,13 @@ struct RebuildCheck {
   std::size_t more = 0;
   bool same() const { return mismatches.empty(); }
 };
+
+// Writes the rebuilt frames as a transcript to `out` (wire-log --rebuild): 0600 whatever `out`
+// was (the frames are recorded bytes), through a new file beside it renamed over it, so a
+// failure leaves `out` as it was. An `out` that is one of `inputs` (the same file by device and
+// inode: any spelling, a symbolic or hard link) is refused (usage) before anything is written.
+Result<void> write_rebuilt(const WireAnalysis& analysis, const std::filesystem::path& out,
+                           const std::vector<std::filesystem::path>& inputs);
 
 // Compares the rebuilt frames with a transcript's frames (direction and wire bytes).
 RebuildCheck compare_with_transcript(const WireAnalysis& analysis, const std::vector<Frame>& transcript,

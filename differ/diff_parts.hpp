@@ -1,0 +1,290 @@
+// The pieces of the offline differ (diff.hpp) that its two ways in share: diff_frames over frames
+// in memory (diff.cpp) and diff_transcripts over files (file_diff.cpp). A compared frame is kept
+// as its keys and where it is (FrameRef in a Prepared side), built by a Preparer in wire order;
+// diff_prepared aligns two sides and compares the aligned pairs, reaching the frames again
+// through FrameStores (the frames in memory, or the files read again).
+//
+// A frame's keys may be *deferred*: the keys of a frame that cannot name an `id` (so no request
+// and no response: nothing a SignatureTracker learns from) depend on its bytes and direction
+// alone, so they can be computed at any time, out of order. The file reader keeps such a frame
+// without keys when the other side has the same line at the same place (a twin: the two have
+// the same keys), and the alignment settles them (reads the line again and keys it) only when it
+// compares the frame with a frame other than its twin, or leaves it unmatched. Two deferred twins
+// compared with each other are the same frame without their keys. Private to the differ.
+#pragma once
+
+#include "msptk/differ/chunked_vector.hpp"
+#include "msptk/differ/comparer.hpp"
+#include "msptk/differ/diff.hpp"
+#include "msptk/differ/signature.hpp"
+#include "msptk/transcript/json_parse.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace msptk::diff_parts {
+
+inline bool on_side(Direction dir, Side side) {
+  return side == Side::both || (side == Side::client) == (dir == Direction::client);
+}
+
+inline std::uint64_t combine(std::uint64_t a, std::uint64_t b) {
+  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+}
+
+// What the differ keeps of one compared frame once it has seen it: where to find it again and
+// what it is, not its bytes (2 x 1 GiB transcripts must not be held in memory). 20 bytes: the
+// index, line and size as 32 bits and the offset as 48 (FrameRef::fits says what is refused).
+class FrameRef {
+ public:
+  static constexpr std::uint64_t kMaxOffset = (std::uint64_t{1} << 48) - 1;
+  static constexpr std::uint64_t kMax32 = UINT32_MAX - 1;  // UINT32_MAX is kept as "none"
+
+  FrameRef() = default;
+  FrameRef(std::size_t index, std::size_t line, std::uint64_t offset, std::uint64_t size, FrameRole role)
+      : index_(static_cast<std::uint32_t>(index)),
+        line_(static_cast<std::uint32_t>(line)),
+        size_(static_cast<std::uint32_t>(size)),
+        offset_low_(static_cast<std::uint32_t>(offset)),
+        offset_high_(static_cast<std::uint16_t>(offset >> 32)),
+        role_(static_cast<std::uint8_t>(static_cast<unsigned>(role.dir) | static_cast<unsigned>(role.kind) << 1 |
+                                        (role.initialize ? 8u : 0u))) {}
+
+  // Why a frame cannot be kept in a FrameRef (nullptr: it can).
+  static const char* refuses(std::size_t index, std::size_t line, std::uint64_t offset, std::uint64_t size) {
+    if (index > kMax32 || line > kMax32) return "more than 4294967294 lines";
+    if (size > kMax32) return "a line of 4 GiB or more";
+    if (offset > kMaxOffset) return "a line beyond 256 TiB into the file";
+    return nullptr;
+  }
+
+  std::size_t index() const { return index_; }  // position in the transcript (frames of both sides)
+  std::size_t line() const { return line_; }    // 1-based line
+  std::uint64_t offset() const { return std::uint64_t{offset_high_} << 32 | offset_low_; }  // of the line
+  std::size_t size() const { return size_; }   // of the line, without LF (file-based diffs)
+  Direction dir() const { return static_cast<Direction>(role_ & 1u); }
+  FrameRole role() const {
+    return FrameRole{dir(), static_cast<FrameKind>((role_ >> 1) & 3u), (role_ & 8u) != 0};
+  }
+
+ private:
+  std::uint32_t index_ = 0, line_ = 0, size_ = 0, offset_low_ = 0;
+  std::uint16_t offset_high_ = 0;
+  std::uint8_t role_ = 0;  // dir (bit 0), kind (bits 1-2), initialize (bit 3)
+};
+static_assert(sizeof(FrameRef) == 20);
+static_assert(static_cast<unsigned>(FrameKind::invalid) < 4 && static_cast<unsigned>(Direction::server) < 2);
+
+// The alignment keys of the compared frames of one transcript: per frame its FrameRef, its
+// signature's number and its strong key (signature + content); the weaker keys are derived.
+// Each in fixed blocks (ChunkedVector): 32 bytes a frame, nothing more while a side is read.
+struct Prepared {
+  ChunkedVector<FrameRef> refs;
+  ChunkedVector<std::uint32_t> signature;  // into names
+  std::vector<std::string> names;          // each distinct signature text once
+  std::vector<std::uint64_t> name_hash;    // of each name
+  ChunkedVector<std::uint64_t> strong;
+  // Per frame: the other side's frame at the same position (FrameRef::index) has the same line,
+  // byte for byte (seen while both were read in step): paired with it, it is identical but for
+  // the values it names at masked places (which `quiet` rules out).
+  std::vector<bool> twin;
+  // Per frame: its keys are not known yet (see above: its signature and strong key are stand-ins
+  // and its role a notification of its direction until Preparer::settle).
+  std::vector<bool> deferred;
+  // Per frame: a twin whose frame names no place the mask masks (nothing to pair or count when
+  // paired with its twin): identical to it without being read again.
+  std::vector<bool> quiet;
+  std::uint64_t salt = 0;                  // of this side's weak keys
+
+  std::size_t size() const { return refs.size(); }
+  const std::string& sig(std::size_t k) const { return names[signature[k]]; }
+  // The signature alone.
+  std::uint64_t medium(std::size_t k) const { return name_hash[signature[k]]; }
+  // Only responses align on direction + kind (one whose id answers no request still pairs with
+  // its counterpart); any other frame has a key of its own and stays missing or extra. (A
+  // deferred frame is no response: its weak key needs no settling.)
+  std::uint64_t weak(std::size_t k) const {
+    const FrameRole role = refs[k].role();
+    return role.kind == FrameKind::response ? combine(static_cast<std::uint64_t>(role.dir) + 1, 0x7265737000ULL)
+                                            : combine(salt, k + 1);
+  }
+};
+
+// The strong key a deferred frame holds until it is settled (a settled frame may hold it too:
+// Prepared::deferred decides; the alignment looks at the bits only for frames holding it).
+inline constexpr std::uint64_t kDeferredKey = 0x756e6b65796564ULL;
+
+// Where one line of a transcript is: its position among all frames, its 1-based line, its byte
+// offset and its size without LF (offset and size 0 for frames in memory).
+struct Place {
+  std::size_t index = 0, line = 0;
+  std::uint64_t offset = 0, size = 0;
+};
+
+// A notification's keys by the hash of its JSON text, for a frame sent identically elsewhere
+// (file_diff.cpp's NotificationCache). A hit gives what keying the frame would.
+class KeyCache {
+ public:
+  struct Hit {
+    const std::string* method;
+    std::uint64_t content;
+  };
+  virtual ~KeyCache() = default;
+  virtual std::uint64_t hash(Direction dir, std::string_view text) const = 0;
+  virtual std::optional<Hit> find(std::uint64_t hash, std::size_t size) const = 0;
+  virtual void put(std::uint64_t hash, std::size_t size, const std::string& method, std::uint64_t content) = 0;
+};
+
+// Where the differ finds a compared frame again after the alignment: in memory, or re-read from
+// its transcript file at the line's offset.
+class FrameStore {
+ public:
+  virtual ~FrameStore() = default;
+  // The frame `ref` names; valid until the next call.
+  virtual Result<const Frame*> get(const FrameRef& ref) = 0;
+  // The same, read where it is without moving a file store's forward reading (to settle a
+  // deferred frame's keys while the pairs are still to be read in order).
+  virtual Result<const Frame*> get_aside(const FrameRef& ref) { return get(ref); }
+  // The transcript line of `ref` as it is in the file (nullopt for frames in memory); valid
+  // until the next call. Two equal lines hold the same frame.
+  virtual Result<std::optional<std::string_view>> line_text(const FrameRef&) { return std::optional<std::string_view>(); }
+};
+
+// Builds a Prepared from the frames of one transcript, fed in wire order (every frame: responses
+// need their requests); each frame is parsed once, here, unless its keys are deferred.
+class Preparer {
+ public:
+  // `from_reader`: the frames come from a TranscriptReader, so their text is known to be UTF-8.
+  Preparer(const Masker& masker, Side side, std::uint64_t salt, KeyCache* cache = nullptr, bool from_reader = false);
+
+  // The other side's line at the same position holds the same bytes as the frame observed
+  // (TranscriptReader::next_is): its keys are kept from the one parse of the frame.
+  struct Twin {
+    Preparer* preparer = nullptr;
+    Place place;
+    const std::string* file = nullptr;
+    Result<void> kept;  // what keeping it gave (set by observe)
+  };
+
+  // Keeps the keys of `frame`, and those of its `twin` when there is one; an error when it
+  // cannot be kept (FrameRef::refuses).
+  Result<void> observe(const Frame& frame, const Place& at, const std::string& file, Twin* twin = nullptr);
+
+  // Keeps a frame of direction `dir` that cannot name an id (may_name_id is false) and whose
+  // twin the other side keeps deferred too, without its keys (see above); `twin` and `quiet` as
+  // in Prepared. The caller checked FrameRef::refuses.
+  void keep_deferred(Direction dir, const Place& at, bool twin, bool quiet);
+
+  // Gives deferred frame k its keys, reading it through `store` (nothing when they are known).
+  Result<void> settle(std::size_t k, FrameStore& store);
+  // The frames whose keys are still deferred.
+  std::size_t deferred() const { return deferred_; }
+
+  // The number of frames kept, and the strong key of the last one.
+  std::size_t size() const { return p_.size(); }
+  std::uint64_t last_strong() const { return p_.strong[p_.size() - 1]; }
+  const Prepared& prepared() const { return p_; }
+
+  static std::optional<Error> refuse(const Place& at, const std::string& file);
+
+ private:
+  // Keeps `frame`'s keys through keep(dir, envelope, content) (see observe).
+  template <class Keep>
+  void key(const Frame& frame, bool cached, Keep&& keep);
+  // `twin`: the other side's frame at the same position has the same bytes (Prepared::twin).
+  // `slot`: the deferred frame whose keys these are (nullopt: a new frame, observed in order).
+  template <class Content>
+  void keep(Direction dir, const Place& at, const Envelope& envelope, const Content& content_of, bool twin,
+            std::optional<std::size_t> slot = std::nullopt);
+  std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig);
+
+  const Masker& masker_;
+  Side side_;
+  KeyCache* cache_ = nullptr;
+  ParseLimits limits_;
+  bool text_keys_[2] = {false, false};  // per Direction: notifications keyed by text_key.hpp
+  std::uint32_t deferred_name_[2] = {UINT32_MAX, UINT32_MAX};  // per Direction: keep_deferred's stand-in
+  std::size_t deferred_ = 0;
+  SignatureTracker tracker_;
+  std::map<std::tuple<Direction, FrameKind, std::string>, std::pair<std::uint32_t, std::uint64_t>> ids_;
+  Prepared p_;
+};
+
+// Finds the declared paths that select no value in a transcript (stale declarations). Frames are
+// parsed only while some path is still unmatched, so usually only the first few are.
+class StaleScan {
+ public:
+  StaleScan(const MaskSpec& spec, const std::vector<MaskUse>& masks);
+  explicit StaleScan(const MaskSpec& spec) : StaleScan(spec, {}) {}
+
+  void observe(const MaskSpec& spec, const Frame& frame);
+  void warn(DiffResult& result) const;
+  bool done() const { return open_.empty(); }
+
+ private:
+  std::vector<std::size_t> open_;
+};
+
+// Counts the pairs of a comparison and hands each entry that is not identical to the result or
+// its sink, holding the run's one FrameComparer.
+class Builder {
+ public:
+  Builder(DiffResult& result, const DiffOptions& options)
+      : result_(result), sink_(options.sink), comparer_(options.mask) {}
+
+  FrameComparer& comparer() { return comparer_; }
+
+  void pair(const Frame& e, const FrameRole& role, const std::string& esig, const Frame& a, const std::string& asig,
+            bool moved);
+  // Two frames with the same bytes (twins), the actual one on line `actual_line`: what pair()
+  // says of them, reading only the expected frame (FrameComparer::compare_same). `sigs()` gives
+  // their signatures, asked only when the pair is not identical.
+  void same(const Frame& e, const FrameRole& role, std::size_t actual_line,
+            const std::function<Result<std::pair<std::string, std::string>>()>& sigs, Result<void>& failed);
+  void missing(std::size_t line, const std::string& sig);
+  void extra(std::size_t line, const std::string& sig);
+  void count(EntryKind kind);
+
+ private:
+  void emit(DiffEntry&& entry);
+
+  DiffResult& result_;
+  EntrySink* sink_;
+  FrameComparer comparer_;
+};
+
+void decide(DiffResult& result);
+
+// Calls observe(frame) for the expected transcript's frames in order until it returns false.
+using ExpectedFrames = std::function<Result<void>(const std::function<bool(const Frame&)>& observe)>;
+
+// Decides the verdict and warns about stale declarations.
+Result<void> finish(DiffResult& result, const ExpectedFrames& expected, const DiffOptions& options);
+
+DiffResult new_result(std::string expected_file, std::string actual_file, const DiffOptions& options);
+// A result for two transcripts with the same frames byte for byte (no frame parsed, masks count nothing).
+DiffResult byte_identical_result(std::string expected_file, std::string actual_file, const DiffOptions& options);
+
+// Aligns the prepared keys (settling deferred ones as the alignment needs them, or all of them
+// first with `settle_first`: few of them, or differences scattered everywhere), then compares
+// the aligned pairs in transcript order, reaching each paired frame again through its store
+// (MATCHING.md §5; see diff.hpp).
+Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
+                           FrameStore& sa, bool settle_first = false);
+
+// What the preparers of this thread did, for the tests that hold the file path to its promise
+// (twins after a difference are not keyed): frames keyed in wire order, frames kept deferred,
+// deferred frames settled.
+struct KeyWork {
+  std::size_t keyed = 0, deferred = 0, settled = 0;
+};
+KeyWork& key_work();
+
+inline constexpr std::uint64_t kExpectedSalt = 0x65787065637465ULL, kActualSalt = 0x61637475616cULL;
+
+}  // namespace msptk::diff_parts

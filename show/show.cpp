@@ -1,0 +1,337 @@
+#include "msptk/show/show.hpp"
+
+#include "msptk/show/summary.hpp"
+#include "msptk/transcript/body_scan.hpp"
+#include "msptk/transcript/correlator.hpp"
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/scenario.hpp"
+#include "msptk/wirelog/timeline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace msptk::show {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+std::string_view to_string(RowKind kind) {
+  switch (kind) {
+    case RowKind::request: return "request";
+    case RowKind::response: return "response";
+    case RowKind::notification: return "notification";
+    case RowKind::server_request: return "server request";
+    case RowKind::answer: return "answer";
+    case RowKind::error: return "error";
+    case RowKind::invalid: return "invalid";
+  }
+  return "invalid";
+}
+
+std::string_view json_name(RowKind kind) { return kind == RowKind::server_request ? "serverRequest" : to_string(kind); }
+
+Result<LineRange> parse_line_range(std::string_view text) {
+  auto number = [](std::string_view s, std::size_t& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && out > 0;
+  };
+  LineRange range;
+  const std::size_t dash = text.find('-');
+  bool ok = false;
+  if (dash == std::string_view::npos) {
+    ok = number(text, range.first);
+    range.last = range.first;
+  } else {
+    ok = number(text.substr(0, dash), range.first) &&
+         (dash + 1 == text.size() || number(text.substr(dash + 1), range.last)) &&
+         (range.last == 0 || range.last >= range.first);
+  }
+  if (!ok) return Error::usage(fmt::format("--lines {}: expected A-B, A- or A (1-based transcript lines, A <= B)", text));
+  return range;
+}
+
+bool ShowOptions::shows_method(std::string_view method) const {
+  if (methods.empty()) return true;
+  return std::any_of(methods.begin(), methods.end(), [&](const std::string& m) {
+    if (!m.empty() && m.back() == '*') return method.substr(0, m.size() - 1) == std::string_view(m).substr(0, m.size() - 1);
+    return method == m;
+  });
+}
+
+Result<ShowTarget> locate_target(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return Error::unreadable(path.string(), "no such file or folder");
+  if (!fs::is_directory(path, ec)) return ShowTarget{path, {}};
+  auto files = locate_scenario(path);
+  if (!files) return files.error();
+  if (!fs::exists(files->transcript, ec))
+    return Error::unreadable(path.string(), "not a scenario folder (no transcript.ndjson): give a scenario folder or a transcript file");
+  return ShowTarget{files->transcript, files->legs};
+}
+
+namespace {
+
+// The requests of `file` no later frame answers, by line. Only frames that may name an id can be
+// requests or responses: the others are not decoded (body_scan.hpp).
+Result<std::vector<std::size_t>> unanswered_lines(const fs::path& file) {
+  auto reader = TranscriptReader::open(file);
+  if (!reader) return reader.error();
+  Correlator correlator;
+  thread_local JsonArena arena;
+  while (auto item = reader->next_undecoded()) {
+    if (!*item) {
+      if (item->error().kind == ErrorKind::unreadable && item->error().line == 0) return item->error();
+      continue;
+    }
+    Frame& frame = **item;
+    if (frame.raw.empty() && reader->facts().canonical) {
+      if (!canonical_line_may_name_id(reader->line_text())) continue;
+      reader->decode(frame);
+    } else if (!may_name_id(frame.json_text())) {
+      continue;
+    }
+    ArenaScope scope(arena);
+    auto value = parse_json(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    if (!value) continue;
+    correlator.observe(frame.dir, classify(*value), frame.line);
+    reader->recycle(std::move(frame));
+  }
+  std::vector<std::size_t> lines;
+  for (const Correlator::Request& r : correlator.in_flight()) lines.push_back(r.line);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+// Makes the rows of one transcript, one frame at a time.
+class RowMaker {
+ public:
+  RowMaker(std::vector<std::size_t> unanswered) : unanswered_(std::move(unanswered)) {}
+
+  Row make(const Frame& frame) {
+    Row row;
+    row.line = row.last_line = frame.line;
+    row.dir = frame.dir;
+    row.raw_base64 = frame.exact_bytes.has_value();
+    row.frame = &frame;
+    ArenaScope scope(arena_);
+    auto value = parse_json(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    if (!value) {
+      row.kind = RowKind::invalid;
+      row.summary = value.error().about("the frame");
+      correlator_.observe(frame.dir, Envelope{}, frame.line);
+      return row;
+    }
+    const Envelope envelope = classify(*value);
+    const Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, frame.line);
+    if (envelope.id) row.id = id_key(*envelope.id);
+    row.summary = summarize(*value, envelope);
+    switch (envelope.kind) {
+      case FrameKind::request:
+        row.kind = frame.dir == Direction::client ? RowKind::request : RowKind::server_request;
+        row.method = envelope.method;
+        row.unanswered = std::binary_search(unanswered_.begin(), unanswered_.end(), frame.line);
+        break;
+      case FrameKind::notification:
+        row.kind = RowKind::notification;
+        row.method = envelope.method;
+        break;
+      case FrameKind::response:
+        row.kind = envelope.is_error ? RowKind::error : frame.dir == Direction::server ? RowKind::response : RowKind::answer;
+        if (outcome.status == Correlator::Status::unmatched || !outcome.answered) {
+          row.unmatched = true;
+        } else {
+          row.method = outcome.answered->method;
+          row.request_line = outcome.answered->line;
+          row.under_request = outcome.answered->line + 1 == frame.line;
+        }
+        break;
+      case FrameKind::invalid:
+        row.kind = RowKind::invalid;
+        break;
+    }
+    return row;
+  }
+
+ private:
+  std::vector<std::size_t> unanswered_;
+  Correlator correlator_;
+  JsonArena arena_;
+};
+
+// Folds runs of one notification and counts what it passes on.
+class Folder {
+ public:
+  Folder(RowSink& sink, bool fold, Totals& totals) : sink_(sink), fold_(fold), totals_(totals) {}
+
+  void add(Row row) {
+    count(row);
+    if (!fold_) return sink_.row(row);
+    if (!pending_.empty() && !same_run(pending_.front(), row)) flush();
+    if (row.kind != RowKind::notification) return sink_.row(row);
+    if (!pending_.empty() && pending_.front().count > 1) {  // a fold in progress
+      sink_.fold_member(row);
+      pending_.front().count += 1;
+      pending_.front().last_line = row.line;
+      return;
+    }
+    if (pending_.size() < 2) {
+      row.frame = nullptr;  // valid only now: kept rows may not point at it
+      pending_.push_back(std::move(row));
+      if (sink_.wants_frames() && row_frame_copy_) pending_frames_.push_back(*row_frame_copy_);
+      return;
+    }
+    if (pending_.size() == 2) {  // the third of a run: a fold from now on
+      for (std::size_t i = 0; i < 2; ++i) {
+        pending_[i].frame = frame_of(i);
+        sink_.fold_member(pending_[i]);
+        pending_[i].frame = nullptr;
+      }
+      pending_.resize(1);
+      pending_frames_.clear();
+      pending_.front().count = 2;
+    }
+    sink_.fold_member(row);
+    Row& fold = pending_.front();
+    fold.count += 1;
+    fold.last_line = row.line;
+  }
+
+  // The frame of the row add() is given next (it must outlive the call): the folder copies the
+  // first two frames of a possible run, so a fold member can still show them.
+  void set_frame(const Frame* frame) { row_frame_copy_ = frame; }
+
+  void flush() {
+    if (pending_.empty()) return;
+    if (pending_.front().count > 1) {
+      sink_.row(pending_.front());
+    } else {
+      for (std::size_t i = 0; i < pending_.size(); ++i) {
+        pending_[i].frame = frame_of(i);
+        sink_.row(pending_[i]);
+      }
+    }
+    pending_.clear();
+    pending_frames_.clear();
+  }
+
+ private:
+  const Frame* frame_of(std::size_t i) const { return i < pending_frames_.size() ? &pending_frames_[i] : nullptr; }
+  static bool same_run(const Row& a, const Row& b) {
+    return b.kind == RowKind::notification && a.dir == b.dir && a.method == b.method;
+  }
+  void count(const Row& row) {
+    ++totals_.frames;
+    ++totals_.by_kind[static_cast<std::size_t>(row.kind)];
+    if (row.unanswered) totals_.unanswered.push_back(Unanswered{row.line, *row.dir, row.method, row.id});
+  }
+
+  RowSink& sink_;
+  bool fold_;
+  Totals& totals_;
+  std::vector<Row> pending_;  // the run so far: one or two rows, or one fold row (count > 1)
+  std::vector<Frame> pending_frames_;
+  const Frame* row_frame_copy_ = nullptr;
+};
+
+Error wire_log_short(const std::string& file, std::size_t line) {
+  return Error::malformed(file, line, "show.wire-log",
+                          "the wire log has no frame for this transcript line (is it the wire log of this recording?)");
+}
+
+}  // namespace
+
+Result<Totals> show_transcript(const ShowTarget& target, const ShowOptions& options, RowSink& sink) {
+  auto unanswered = unanswered_lines(target.transcript);
+  if (!unanswered) return unanswered.error();
+  auto reader = TranscriptReader::open(target.transcript);
+  if (!reader) return reader.error();
+  std::optional<wirelog::FrameTimeline> timeline;
+  if (options.wire_log) {
+    auto opened = wirelog::FrameTimeline::open(*options.wire_log);
+    if (!opened) return opened.error();
+    timeline = std::move(*opened);
+  }
+  std::vector<std::string> legs;
+  for (const fs::path& l : target.legs) legs.push_back(l.string());
+  sink.begin(target.transcript.string(), legs);
+  Totals totals;
+  RowMaker maker(std::move(*unanswered));
+  Folder folder(sink, options.fold, totals);
+  std::map<std::size_t, std::int64_t> request_times;  // requests in flight: line → time
+  while (auto item = reader->next()) {
+    if (options.lines && options.lines->last && reader->line() > options.lines->last) break;
+    std::optional<wirelog::FrameTime> time;
+    if (item->has_value() && timeline) {
+      auto next = timeline->next();
+      if (!next) return wire_log_short(target.transcript.string(), reader->line());
+      if (!*next) return next->error();
+      time = **next;
+    }
+    Row row;
+    Frame frame;
+    if (!*item) {
+      const Error& e = item->error();
+      if (e.kind == ErrorKind::unreadable && e.line == 0) return e;
+      row.line = row.last_line = reader->line();
+      row.kind = RowKind::invalid;
+      row.summary = e.message + (e.rule.empty() ? "" : " [" + e.rule + "]");
+    } else {
+      frame = std::move(**item);
+      row = maker.make(frame);
+    }
+    if (time) {
+      row.t_micros = time->micros;
+      if (row.kind == RowKind::request || row.kind == RowKind::server_request) request_times[row.line] = time->micros;
+      if (row.request_line) {
+        if (auto it = request_times.find(row.request_line); it != request_times.end()) {
+          row.latency_micros = time->micros - it->second;
+          request_times.erase(it);
+        }
+      }
+    }
+    const bool shown = (!options.lines || options.lines->contains(row.line)) &&
+                       (options.methods.empty() || options.shows_method(row.method));
+    if (shown) {
+      folder.set_frame(&frame);
+      folder.add(std::move(row));
+    }
+    reader->recycle(std::move(frame));
+  }
+  folder.flush();
+  sink.end(totals);
+  return totals;
+}
+
+namespace {
+
+class Capture final : public RowSink {
+ public:
+  void begin(const std::string&, const std::vector<std::string>&) override {}
+  void row(const Row& row) override {
+    detail = FrameDetail{row, row.frame ? *row.frame : Frame{}};
+    detail->row.frame = nullptr;
+  }
+  void end(const Totals&) override {}
+  std::optional<FrameDetail> detail;
+};
+
+}  // namespace
+
+Result<FrameDetail> find_frame(const fs::path& transcript, std::size_t line, const std::optional<fs::path>& wire_log) {
+  ShowOptions options;
+  options.lines = LineRange{line, line};
+  options.fold = false;
+  options.wire_log = wire_log;
+  Capture capture;
+  auto totals = show_transcript(ShowTarget{transcript, {}}, options, capture);
+  if (!totals) return totals.error();
+  if (!capture.detail)
+    return Error::usage(fmt::format("--frame {}: {} has no line {}", line, transcript.string(), line));
+  return std::move(*capture.detail);
+}
+
+}  // namespace msptk::show

@@ -1,0 +1,173 @@
+// msptk show: rows, folding, pairing, summaries, the wire-log timeline, pretty JSON and the
+// HTML toolkit's highlighting.
+#include "test_support.hpp"
+
+#include "msptk/html/page.hpp"
+#include "msptk/normalizer/pretty.hpp"
+#include "msptk/show/render.hpp"
+#include "msptk/show/show.hpp"
+#include "msptk/show/summary.hpp"
+#include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/writer.hpp"
+#include "msptk/wirelog/timeline.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace msptk {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string line(std::string_view dir, std::string_view raw) {
+  std::string out = "{\"dir\":\"" + std::string(dir) + "\",\"raw\":";
+  append_json_string(out, raw);
+  return out + "}\n";
+}
+
+struct Collect final : show::RowSink {
+  void begin(const std::string&, const std::vector<std::string>&) override {}
+  void fold_member(const show::Row& row) override { members.push_back(row.line); }
+  void row(const show::Row& row) override { rows.push_back(row); }
+  void end(const show::Totals& t) override { totals = t; }
+  std::vector<show::Row> rows;
+  std::vector<std::size_t> members;
+  show::Totals totals;
+};
+
+fs::path session(const test::TempDir& dir) {
+  std::string text;
+  text += line("client", R"({"jsonrpc":"2.0","id":1,"method":"turn/start","params":{"text":"hi"}})");
+  text += line("server", R"({"jsonrpc":"2.0","id":1,"result":{"status":"accepted","turnId":"t"}})");
+  for (int i = 0; i < 4; ++i) text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"x"}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/completed","params":{}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"y"}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"z"}})");
+  text += line("client", R"({"jsonrpc":"2.0","id":2,"method":"turn/interrupt"})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"turn/completed"})");
+  text += line("server", R"({"jsonrpc":"2.0","id":2,"error":{"code":-32030,"message":"no"}})");
+  text += line("server", R"({"jsonrpc":"2.0","id":7,"result":{}})");
+  text += line("client", R"({"jsonrpc":"2.0","id":3,"method":"session/list"})");
+  const fs::path file = dir.path() / "t.ndjson";
+  test::write_text(file, text);
+  return file;
+}
+
+TEST(Show, PairsFoldsAndMarks) {
+  test::TempDir dir;
+  Collect sink;
+  auto totals = show::show_transcript({session(dir), {}}, {}, sink);
+  ASSERT_TRUE(totals) << totals.error().render();
+  std::vector<std::size_t> lines;
+  for (const auto& r : sink.rows) lines.push_back(r.line);
+  // 3-6 fold into one row; the run of two (8, 9) is not folded.
+  EXPECT_EQ(lines, (std::vector<std::size_t>{1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14}));
+  EXPECT_EQ(sink.members, (std::vector<std::size_t>{3, 4, 5, 6}));
+  const show::Row& fold = sink.rows[2];
+  EXPECT_EQ(fold.count, 4u);
+  EXPECT_EQ(fold.last_line, 6u);
+  EXPECT_EQ(fold.method, "item/delta");
+  const show::Row& response = sink.rows[1];
+  EXPECT_EQ(response.kind, show::RowKind::response);
+  EXPECT_EQ(response.method, "turn/start");  // named after its request
+  EXPECT_TRUE(response.under_request);
+  EXPECT_EQ(response.summary, "turnId=\"t\" status=\"accepted\"");  // ids first
+  const show::Row& error = sink.rows[8];
+  EXPECT_EQ(error.kind, show::RowKind::error);
+  EXPECT_EQ(error.method, "turn/interrupt");
+  EXPECT_FALSE(error.under_request);  // a notification came between
+  EXPECT_EQ(error.request_line, 10u);
+  EXPECT_TRUE(sink.rows[9].unmatched);
+  EXPECT_TRUE(sink.rows[10].unanswered);
+  EXPECT_FALSE(sink.rows[0].unanswered);
+  EXPECT_EQ(totals->frames, 14u);
+  EXPECT_EQ(totals->count(show::RowKind::notification), 8u);
+  ASSERT_EQ(totals->unanswered.size(), 1u);
+  EXPECT_EQ(totals->unanswered[0].line, 14u);
+  EXPECT_EQ(show::totals_line(*totals),
+            "14 frames: 3 requests, 2 responses, 8 notifications, 1 error; unanswered: session/list id 3 (line 14)");
+}
+
+TEST(Show, AllFoldsNothingAndFiltersApply) {
+  test::TempDir dir;
+  const fs::path file = session(dir);
+  Collect all;
+  show::ShowOptions options;
+  options.fold = false;
+  ASSERT_TRUE(show::show_transcript({file, {}}, options, all));
+  EXPECT_EQ(all.rows.size(), 14u);
+  Collect some;
+  options.methods = {"turn/*"};
+  options.lines = show::LineRange{2, 11};
+  ASSERT_TRUE(show::show_transcript({file, {}}, options, some));
+  std::vector<std::size_t> lines;
+  for (const auto& r : some.rows) lines.push_back(r.line);
+  EXPECT_EQ(lines, (std::vector<std::size_t>{2, 10, 11}));
+}
+
+TEST(Show, LineRangeParses) {
+  EXPECT_EQ(show::parse_line_range("3-9")->last, 9u);
+  EXPECT_EQ(show::parse_line_range("3-")->last, 0u);
+  EXPECT_EQ(show::parse_line_range("4")->first, 4u);
+  EXPECT_FALSE(show::parse_line_range("9-3"));
+  EXPECT_FALSE(show::parse_line_range("x"));
+  EXPECT_FALSE(show::parse_line_range("0-2"));
+}
+
+TEST(Show, SummaryCutsLongTextAndNamesArrayElements) {
+  auto v = parse_json(R"({"jsonrpc":"2.0","method":"m","params":{"a":[1,2],"text":")" + std::string(100, 'x') + R"("}})");
+  ASSERT_TRUE(v);
+  const std::string s = show::summarize(*v, classify(*v));
+  EXPECT_EQ(s, "text=\"" + std::string(47, 'x') + "…\" a[0]=1 a[1]=2");
+  EXPECT_EQ(show::cut_to_columns("héllo", 3), "hé…");
+  EXPECT_EQ(show::columns_of("→é"), 2u);
+}
+
+TEST(Show, TimelineGivesEachFrameTheChunkThatCompletedIt) {
+  test::TempDir dir;
+  const fs::path log = dir.path() / "wire.log";
+  test::write_text(log, "{\"seq\":1,\"dir\":\"client\",\"tMicros\":10,\"bytes\":\"" + base64_encode("{\"a\":1}\n{\"b\"") + "\"}\n" +
+                            "{\"seq\":2,\"dir\":\"server\",\"tMicros\":20,\"bytes\":\"" + base64_encode("\n{}\n") + "\"}\n" +
+                            "{\"seq\":3,\"dir\":\"client\",\"tMicros\":30,\"bytes\":\"" + base64_encode(":2}\n") + "\"}\n");
+  auto timeline = wirelog::FrameTimeline::open(log);
+  ASSERT_TRUE(timeline);
+  std::vector<std::pair<std::int64_t, std::int64_t>> times;
+  while (auto t = timeline->next()) {
+    ASSERT_TRUE(*t);
+    times.emplace_back((*t)->first_micros, (*t)->micros);
+  }
+  // The server's empty line is no frame; the client's second frame began at 10, ended at 30.
+  EXPECT_EQ(times, (std::vector<std::pair<std::int64_t, std::int64_t>>{{10, 10}, {20, 20}, {10, 30}}));
+}
+
+TEST(Pretty, KeepsTokensAndKnowsLocations) {
+  auto laid = pretty_lines(R"( {"a":1e3,"b":[true,{"c\u002e":"\u00e9"}],"d":{},"e":[]} )");
+  ASSERT_TRUE(laid);
+  std::vector<std::string> text, where;
+  for (const auto& l : laid->lines) {
+    text.push_back(std::string(2 * l.depth, ' ') + l.text);
+    where.push_back(l.location);
+  }
+  EXPECT_EQ(text, (std::vector<std::string>{"{", "  \"a\": 1e3,", "  \"b\": [", "    true,", "    {", "      \"c\\u002e\": \"\\u00e9\"",
+                                            "    }", "  ],", "  \"d\": {},", "  \"e\": []", "}"}));
+  EXPECT_EQ(where, (std::vector<std::string>{"", "a", "b", "b[0]", "b[1]", "b[1][\"c.\"]", "b[1]", "b", "d", "e", ""}));
+  EXPECT_FALSE(pretty_lines("{\"a\":"));
+  EXPECT_FALSE(pretty_lines("[1}"));
+  EXPECT_EQ(pretty_json("nope{"), "nope{\n");
+  EXPECT_TRUE(location_within("b[1].c", "b"));
+  EXPECT_TRUE(location_within("b", ""));
+  EXPECT_FALSE(location_within("bb", "b"));
+}
+
+TEST(Html, HighlightsThePlacesAndEscapes) {
+  const std::string html = html::pretty_json_html(R"({"a":{"x":"<b>"},"b":2})", {"a"});
+  EXPECT_EQ(html,
+            "{\n<mark class=\"hl\">  &quot;a&quot;: {</mark>\n<mark class=\"hl\">    &quot;x&quot;: &quot;&lt;b&gt;&quot;</mark>\n"
+            "<mark class=\"hl\">  },</mark>\n  &quot;b&quot;: 2\n}\n");
+  EXPECT_EQ(html::escape("a&'\""), "a&amp;&#39;&quot;");
+  EXPECT_EQ(html::anchor("s-", "a/b_c"), "s-a_2fb__c");
+}
+
+}  // namespace
+}  // namespace msptk
