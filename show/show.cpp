@@ -121,25 +121,30 @@ class RowMaker {
 
   // The row of `frame`; its summary only when `needs_summary(row)` says so once the row's kind,
   // direction and method are known (a member of a folded run, a row filtered out). When
-  // `likely_unsummarized` the frame is first checked with only its top level built
-  // (parse_json_top: the same verdict on the text, no memory for its body): a request or a
+  // `likely_unsummarized` a frame the scan declines is first checked with only its top level
+  // built (parse_json_top: the same verdict on the text, no memory for its body): a request or a
   // notification (classify looks no deeper for those) that needs no summary is done there.
   template <class NeedsSummary>
   Row make(const Frame& frame, const NeedsSummary& needs_summary, bool likely_unsummarized) {
-    if (likely_unsummarized) {
-      // The frames of a folded run are almost always notifications text_key.hpp's scan accepts
-      // (valid JSON, a notification by classify: exactly the verdict of the parse below).
-      if (const std::optional<TextKey> key = notification_text_key(frame.json_text())) {
-        Row row = base_row(frame);
-        const Envelope envelope = key->envelope();
-        fill(row, frame, envelope);
-        if (!needs_summary(row)) {
-          correlator_.observe(frame.dir, envelope, frame.line);
-          return row;
-        }
-      } else if (std::optional<Row> row = unsummarized_row(frame, needs_summary)) {
-        return *row;
+    // Almost every frame of a session is a notification text_key.hpp's scan accepts: valid JSON,
+    // a notification by classify (exactly the verdict of the parse below). Its summary, when one
+    // is shown, comes from the pruned text (strings cut to one column more than a summary shows),
+    // not from a parse of a text of megabytes.
+    if (const std::optional<TextKey> key = notification_text_key_pruned(frame.json_text(), kSummaryTextColumns + 1, pruned_)) {
+      Row row = base_row(frame);
+      const Envelope envelope = key->envelope();
+      fill(row, frame, envelope);
+      correlator_.observe(frame.dir, envelope, frame.line);
+      if (needs_summary(row)) {
+        ArenaScope scope(arena_);
+        if (auto value = parse_json(pruned_, scope.storage(), ParseLimits{.utf8_known = true}))
+          row.summary = summarize(*value, envelope);
       }
+      release_large(pruned_);
+      return row;
+    }
+    if (likely_unsummarized) {
+      if (std::optional<Row> row = unsummarized_row(frame, needs_summary)) return *row;
     }
     Row row = base_row(frame);
     ArenaScope scope(arena_);
@@ -216,6 +221,7 @@ class RowMaker {
   }
 
   std::vector<std::size_t> unanswered_;
+  std::string pruned_;  // the frame's pruned text (notification_text_key_pruned)
   Correlator correlator_;
   JsonArena arena_;
 };
