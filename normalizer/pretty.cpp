@@ -1,4 +1,5 @@
 #include "msptk/normalizer/pretty.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/json_parse.hpp"
@@ -100,16 +101,13 @@ class Layout {
   }
 
   bool string_token() {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    for (++pos_; pos_ < text_.size(); ++pos_) {
-      if (text_[pos_] == '\\') {
-        ++pos_;
-      } else if (text_[pos_] == '"') {
-        ++pos_;
-        return true;
-      }
+    const std::size_t end = json_string_end(text_, pos_);
+    if (end == std::string_view::npos) {
+      if (pos_ < text_.size() && text_[pos_] == '"') pos_ = text_.size();
+      return false;
     }
-    return false;
+    pos_ = end;
+    return true;
   }
 
   // A member name's text (a string token with its quotes), decoded.

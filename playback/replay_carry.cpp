@@ -1,4 +1,5 @@
 #include "msptk/playback/replay_carry.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
@@ -54,16 +55,13 @@ class SpanScanner {
 
   // Moves past a string token starting at pos_ (a quote).
   bool skip_string() {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    for (++pos_; pos_ < text_.size(); ++pos_) {
-      if (text_[pos_] == '\\') {
-        ++pos_;
-      } else if (text_[pos_] == '"') {
-        ++pos_;
-        return true;
-      }
+    const std::size_t end = json_string_end(text_, pos_);
+    if (end == std::string_view::npos) {
+      if (pos_ < text_.size() && text_[pos_] == '"') pos_ = text_.size();
+      return false;
     }
-    return false;
+    pos_ = end;
+    return true;
   }
 
   bool value(std::vector<ValueSpan>& out, const std::string& location, std::size_t depth) {
