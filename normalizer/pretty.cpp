@@ -101,13 +101,7 @@ class Layout {
   }
 
   bool string_token() {
-    const std::size_t end = json_string_end(text_, pos_);
-    if (end == std::string_view::npos) {
-      if (pos_ < text_.size() && text_[pos_] == '"') pos_ = text_.size();
-      return false;
-    }
-    pos_ = end;
-    return true;
+    return skip_json_string(text_, pos_);
   }
 
   // A member name's text (a string token with its quotes), decoded.

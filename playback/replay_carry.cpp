@@ -55,13 +55,7 @@ class SpanScanner {
 
   // Moves past a string token starting at pos_ (a quote).
   bool skip_string() {
-    const std::size_t end = json_string_end(text_, pos_);
-    if (end == std::string_view::npos) {
-      if (pos_ < text_.size() && text_[pos_] == '"') pos_ = text_.size();
-      return false;
-    }
-    pos_ = end;
-    return true;
+    return skip_json_string(text_, pos_);
   }
 
   bool value(std::vector<ValueSpan>& out, const std::string& location, std::size_t depth) {

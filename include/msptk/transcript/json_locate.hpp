@@ -23,4 +23,16 @@ std::size_t line_of_path(std::string_view text, std::string_view path);
 // all step over strings this way.
 std::size_t json_string_end(std::string_view text, std::size_t quote);
 
+// The same as a step of a scanner at `pos`: past the string (true); at the text's end when the
+// string does not end, unmoved when text[pos] is not a quote (false).
+inline bool skip_json_string(std::string_view text, std::size_t& pos) {
+  const std::size_t end = json_string_end(text, pos);
+  if (end == std::string_view::npos) {
+    if (pos < text.size() && text[pos] == '"') pos = text.size();
+    return false;
+  }
+  pos = end;
+  return true;
+}
+
 }  // namespace msptk
