@@ -1,5 +1,6 @@
 // `msptk diff EXPECTED ACTUAL`: the structural diff of two transcripts (MATCHING.md).
 #include "masking.hpp"
+#include "terminal.hpp"
 #include "verbs.hpp"
 
 #include "msptk/differ/html.hpp"
@@ -22,14 +23,6 @@ struct DiffCli {
   std::string format = "text";
   std::string color = "auto";
 };
-
-bool use_color(const std::string& mode, const std::ostream& out) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  return &out == &std::cout && ::isatty(STDOUT_FILENO);
-}
 
 // The HTML page: the diff keeps only the entries the page shows (differ/html.hpp), then the page
 // renders the report's JSON form, reading the frames it shows from the two files.

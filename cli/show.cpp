@@ -1,5 +1,6 @@
 // `msptk show PATH`: a transcript as a person reads it, a line per frame (show/show.hpp), or one
 // frame pretty-printed (--frame N), as text, JSON (docs/show-json.md) or one HTML page.
+#include "terminal.hpp"
 #include "verbs.hpp"
 
 #include "msptk/show/render.hpp"
@@ -27,16 +28,6 @@ struct ShowCli {
   std::string format = "text";
   std::optional<std::size_t> width;
 };
-
-bool on_terminal(const std::ostream& out) { return &out == &std::cout && ::isatty(STDOUT_FILENO); }
-
-bool use_color(const std::string& mode, const std::ostream& out) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  return on_terminal(out);
-}
 
 // --width, else the terminal's width, else $COLUMNS, else no cut.
 std::size_t line_width(const ShowCli& cli, const std::ostream& out) {

@@ -3,7 +3,8 @@
 // - the AVX2 scan (where the CPU has it) and the scalar scan give the same answer;
 // - when they accept, parse_json(text) succeeds, classify() says notification with the same
 //   method (a view into the text), and content_key() under a mask that masks nothing is the
-//   same 64-bit key.
+//   same 64-bit key;
+// - the pruned text (strings cut to 3 code points) is accepted too, with the same method.
 #include "fuzz_support.hpp"
 
 #include "msptk/differ/signature.hpp"
@@ -35,5 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   MSPTK_FUZZ_CHECK(masker.masks_nothing(role), "the empty mask masks a server notification");
   const std::uint64_t want = content_key(masker, role, *value);
   MSPTK_FUZZ_CHECK(fast->content == want, "content key {:016x} instead of {:016x}", fast->content, want);
+  static std::string pruned;
+  const std::optional<TextKey> cut = notification_text_key_pruned(text, 3, pruned);
+  MSPTK_FUZZ_CHECK(cut && cut->method == fast->method, "the pruning scan declines what the plain one accepts");
+  const std::string pruned_text = pruned;
+  MSPTK_FUZZ_CHECK(notification_text_key(pruned_text, scratch_plain).has_value(), "the pruned text is declined: {}",
+                   pruned_text.substr(0, 200));
   return 0;
 }

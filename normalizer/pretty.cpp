@@ -1,4 +1,5 @@
 #include "msptk/normalizer/pretty.hpp"
+#include "msptk/transcript/json_locate.hpp"
 
 #include "msptk/normalizer/path.hpp"
 #include "msptk/transcript/json_parse.hpp"
@@ -100,16 +101,7 @@ class Layout {
   }
 
   bool string_token() {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    for (++pos_; pos_ < text_.size(); ++pos_) {
-      if (text_[pos_] == '\\') {
-        ++pos_;
-      } else if (text_[pos_] == '"') {
-        ++pos_;
-        return true;
-      }
-    }
-    return false;
+    return skip_json_string(text_, pos_);
   }
 
   // A member name's text (a string token with its quotes), decoded.

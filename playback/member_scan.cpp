@@ -1,4 +1,5 @@
 #include "msptk/playback/member_scan.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 
@@ -15,26 +16,13 @@ std::size_t skip_space(std::string_view text, std::size_t pos) {
   return pos;
 }
 
-// Position one past the closing quote of the string starting at `pos` (a '"'), npos when the
-// text ends first.
-std::size_t string_end(std::string_view text, std::size_t pos) {
-  for (++pos; pos < text.size(); ++pos) {
-    if (text[pos] == '\\') {
-      ++pos;
-    } else if (text[pos] == '"') {
-      return pos + 1;
-    }
-  }
-  return npos;
-}
-
 enum class Step { done, cut, bad };
 
 // Finds the end of the value token starting at `pos`; `end` is set when done.
 Step value_end(std::string_view text, std::size_t pos, std::size_t& end) {
   const char c = text[pos];
   if (c == '"') {
-    end = string_end(text, pos);
+    end = json_string_end(text, pos);
     return end == npos ? Step::cut : Step::done;
   }
   if (c == '{' || c == '[') {
@@ -42,7 +30,7 @@ Step value_end(std::string_view text, std::size_t pos, std::size_t& end) {
     for (std::size_t i = pos; i < text.size(); ++i) {
       const char d = text[i];
       if (d == '"') {
-        i = string_end(text, i);
+        i = json_string_end(text, i);
         if (i == npos) return Step::cut;
         --i;
       } else if (d == '{' || d == '[') {
@@ -116,7 +104,7 @@ MemberScan scan_members(std::string_view text) {
       scan.malformed = true;
       return scan;
     }
-    const std::size_t name_end = string_end(text, pos);
+    const std::size_t name_end = json_string_end(text, pos);
     if (name_end == npos) {
       scan.cut_member = "";
       return scan;

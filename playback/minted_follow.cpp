@@ -1,5 +1,6 @@
 #include "minted_follow.hpp"
 
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/normalizer/canonical.hpp"
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/transcript/json_parse.hpp"
@@ -11,21 +12,6 @@ namespace msptk::playback {
 namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
-
-// One past the closing quote of the string token at `pos` (a '"'); npos when the text ends first.
-std::size_t string_end(std::string_view text, std::size_t pos) {
-  for (++pos; pos < text.size(); ++pos) {
-    const std::size_t at = text.find_first_of("\"\\", pos);
-    if (at == npos) return npos;
-    pos = at;
-    if (text[pos] == '\\') {
-      ++pos;
-    } else {
-      return pos + 1;
-    }
-  }
-  return npos;
-}
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -50,7 +36,7 @@ std::optional<std::string> replace_string_values(
   std::size_t copied = 0;  // bytes of `text` already in `out`
   std::size_t pos = 0;
   while ((pos = text.find('"', pos)) != npos) {
-    const std::size_t end = string_end(text, pos);
+    const std::size_t end = json_string_end(text, pos);
     if (end == npos) break;
     std::size_t next = end;
     while (next < text.size() && is_space(text[next])) ++next;

@@ -1,4 +1,5 @@
 #include "msptk/playback/replay_carry.hpp"
+#include "msptk/transcript/json_locate.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/normalizer/canonical.hpp"
@@ -54,16 +55,7 @@ class SpanScanner {
 
   // Moves past a string token starting at pos_ (a quote).
   bool skip_string() {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    for (++pos_; pos_ < text_.size(); ++pos_) {
-      if (text_[pos_] == '\\') {
-        ++pos_;
-      } else if (text_[pos_] == '"') {
-        ++pos_;
-        return true;
-      }
-    }
-    return false;
+    return skip_json_string(text_, pos_);
   }
 
   bool value(std::vector<ValueSpan>& out, const std::string& location, std::size_t depth) {

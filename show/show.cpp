@@ -4,7 +4,9 @@
 #include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
+#include "msptk/transcript/text_key.hpp"
 #include "msptk/transcript/scenario.hpp"
 #include "msptk/wirelog/timeline.hpp"
 
@@ -75,30 +77,36 @@ Result<ShowTarget> locate_target(const fs::path& path) {
 
 namespace {
 
-// The requests of `file` no later frame answers, by line. Only frames that may name an id can be
-// requests or responses: the others are not decoded (body_scan.hpp).
+// Whether the transcript line `text` may hold a frame with a member named "id" (so a request or
+// a response). A line whose frame is in `raw` (it starts as the writer writes one) is looked at
+// undecoded (body_scan.hpp); any other line (rawBase64, other spacing or member order) is decoded
+// to find out.
+bool frame_may_name_id(std::string_view text) {
+  constexpr std::string_view kClient = R"({"dir":"client","raw":")", kServer = R"({"dir":"server","raw":")";
+  if (!text.starts_with(kClient) && !text.starts_with(kServer)) return true;
+  return line_may_name_id(text.substr(kClient.size()));
+}
+
+// The requests of `file` no later frame answers, by line. Only lines that may name an id are
+// decoded and parsed (frame_may_name_id): the others cannot change what a Correlator knows.
 Result<std::vector<std::size_t>> unanswered_lines(const fs::path& file) {
-  auto reader = TranscriptReader::open(file);
-  if (!reader) return reader.error();
+  auto source = LineSource::open(file);
+  if (!source) return source.error();
   Correlator correlator;
-  thread_local JsonArena arena;
-  while (auto item = reader->next_undecoded()) {
-    if (!*item) {
-      if (item->error().kind == ErrorKind::unreadable && item->error().line == 0) return item->error();
-      continue;
-    }
-    Frame& frame = **item;
-    if (frame.raw.empty() && reader->facts().canonical) {
-      if (!canonical_line_may_name_id(reader->line_text())) continue;
-      reader->decode(frame);
-    } else if (!may_name_id(frame.json_text())) {
-      continue;
-    }
+  JsonArena arena;
+  std::size_t number = 0;
+  while (auto line = source->next()) {
+    ++number;
+    if (!*line) return line->error();
+    if ((*line)->oversized || !frame_may_name_id((*line)->text)) continue;
+    std::string_view text = (*line)->text;
+    if (text.ends_with('\r')) text.remove_suffix(1);  // as the reader reads a CR LF line
+    auto frame = parse_transcript_line(text, file.string(), number);
+    if (!frame) continue;
     ArenaScope scope(arena);
-    auto value = parse_json(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    auto value = parse_json(frame->json_text(), scope.storage(), ParseLimits{.utf8_known = true});
     if (!value) continue;
-    correlator.observe(frame.dir, classify(*value), frame.line);
-    reader->recycle(std::move(frame));
+    correlator.observe(frame->dir, classify(*value), number);
   }
   std::vector<std::size_t> lines;
   for (const Correlator::Request& r : correlator.in_flight()) lines.push_back(r.line);
@@ -111,12 +119,34 @@ class RowMaker {
  public:
   RowMaker(std::vector<std::size_t> unanswered) : unanswered_(std::move(unanswered)) {}
 
-  Row make(const Frame& frame) {
-    Row row;
-    row.line = row.last_line = frame.line;
-    row.dir = frame.dir;
-    row.raw_base64 = frame.exact_bytes.has_value();
-    row.frame = &frame;
+  // The row of `frame`; its summary only when `needs_summary(row)` says so once the row's kind,
+  // direction and method are known (a member of a folded run, a row filtered out). When
+  // `likely_unsummarized` a frame the scan declines is first checked with only its top level
+  // built (parse_json_top: the same verdict on the text, no memory for its body): a request or a
+  // notification (classify looks no deeper for those) that needs no summary is done there.
+  template <class NeedsSummary>
+  Row make(const Frame& frame, const NeedsSummary& needs_summary, bool likely_unsummarized) {
+    // Almost every frame of a session is a notification text_key.hpp's scan accepts: valid JSON,
+    // a notification by classify (exactly the verdict of the parse below). Its summary, when one
+    // is shown, comes from the pruned text (strings cut to one column more than a summary shows),
+    // not from a parse of a text of megabytes.
+    if (const std::optional<TextKey> key = notification_text_key_pruned(frame.json_text(), kSummaryTextColumns + 1, pruned_)) {
+      Row row = base_row(frame);
+      const Envelope envelope = key->envelope();
+      fill(row, frame, envelope);
+      correlator_.observe(frame.dir, envelope, frame.line);
+      if (needs_summary(row)) {
+        ArenaScope scope(arena_);
+        if (auto value = parse_json(pruned_, scope.storage(), ParseLimits{.utf8_known = true}))
+          row.summary = summarize(*value, envelope);
+      }
+      release_large(pruned_);
+      return row;
+    }
+    if (likely_unsummarized) {
+      if (std::optional<Row> row = unsummarized_row(frame, needs_summary)) return *row;
+    }
+    Row row = base_row(frame);
     ArenaScope scope(arena_);
     auto value = parse_json(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
     if (!value) {
@@ -127,8 +157,50 @@ class RowMaker {
     }
     const Envelope envelope = classify(*value);
     const Correlator::Outcome outcome = correlator_.observe(frame.dir, envelope, frame.line);
+    fill(row, frame, envelope);
+    if (envelope.kind == FrameKind::response) {
+      if (outcome.status == Correlator::Status::unmatched || !outcome.answered) {
+        row.unmatched = true;
+      } else {
+        row.method = outcome.answered->method;
+        row.request_line = outcome.answered->line;
+        row.under_request = outcome.answered->line + 1 == frame.line;
+      }
+    }
+    if (needs_summary(row)) row.summary = summarize(*value, envelope);
+    return row;
+  }
+
+ private:
+  // The row of a request or notification that needs no summary, from the frame's top level only;
+  // nullopt when it is neither or needs a summary.
+  template <class NeedsSummary>
+  std::optional<Row> unsummarized_row(const Frame& frame, const NeedsSummary& needs_summary) {
+    ArenaScope scope(arena_);
+    auto top = parse_json_top(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    if (!top) return std::nullopt;
+    const Envelope envelope = classify(*top);
+    if (envelope.kind != FrameKind::request && envelope.kind != FrameKind::notification) return std::nullopt;
+    Row row = base_row(frame);
+    fill(row, frame, envelope);
+    if (needs_summary(row)) return std::nullopt;
+    correlator_.observe(frame.dir, envelope, frame.line);
+    return row;
+  }
+
+  static Row base_row(const Frame& frame) {
+    Row row;
+    row.line = row.last_line = frame.line;
+    row.dir = frame.dir;
+    row.raw_base64 = frame.exact_bytes.has_value();
+    row.frame = &frame;
+    return row;
+  }
+
+  // What the envelope says of the row: its kind, id and method (a response's method is its
+  // request's, which the correlator knows).
+  void fill(Row& row, const Frame& frame, const Envelope& envelope) const {
     if (envelope.id) row.id = id_key(*envelope.id);
-    row.summary = summarize(*value, envelope);
     switch (envelope.kind) {
       case FrameKind::request:
         row.kind = frame.dir == Direction::client ? RowKind::request : RowKind::server_request;
@@ -141,23 +213,15 @@ class RowMaker {
         break;
       case FrameKind::response:
         row.kind = envelope.is_error ? RowKind::error : frame.dir == Direction::server ? RowKind::response : RowKind::answer;
-        if (outcome.status == Correlator::Status::unmatched || !outcome.answered) {
-          row.unmatched = true;
-        } else {
-          row.method = outcome.answered->method;
-          row.request_line = outcome.answered->line;
-          row.under_request = outcome.answered->line + 1 == frame.line;
-        }
         break;
       case FrameKind::invalid:
         row.kind = RowKind::invalid;
         break;
     }
-    return row;
   }
 
- private:
   std::vector<std::size_t> unanswered_;
+  std::string pruned_;  // the frame's pruned text (notification_text_key_pruned)
   Correlator correlator_;
   JsonArena arena_;
 };
@@ -200,6 +264,19 @@ class Folder {
     fold.last_line = row.line;
   }
 
+  // Whether add(row) would only count `row` into the folded run in progress (its summary is then
+  // not shown, unless the sink shows every frame).
+  bool absorbs(const Row& row) const {
+    return fold_ && !sink_.wants_frames() && !pending_.empty() && same_run(pending_.front(), row) &&
+           (pending_.front().count > 1 || pending_.size() == 2);
+  }
+
+  // Whether a run is folding notifications from `dir`: the next one of its method is absorbed.
+  bool folding(Direction dir) const {
+    return fold_ && !sink_.wants_frames() && !pending_.empty() && pending_.front().dir == dir &&
+           (pending_.front().count > 1 || pending_.size() == 2);
+  }
+
   // The frame of the row add() is given next (it must outlive the call): the folder copies the
   // first two frames of a possible run, so a fold member can still show them.
   void set_frame(const Frame* frame) { row_frame_copy_ = frame; }
@@ -236,6 +313,10 @@ class Folder {
   std::vector<Frame> pending_frames_;
   const Frame* row_frame_copy_ = nullptr;
 };
+
+bool shown_row(const ShowOptions& options, const Row& row) {
+  return (!options.lines || options.lines->contains(row.line)) && (options.methods.empty() || options.shows_method(row.method));
+}
 
 Error wire_log_short(const std::string& file, std::size_t line) {
   return Error::malformed(file, line, "show.wire-log",
@@ -281,7 +362,9 @@ Result<Totals> show_transcript(const ShowTarget& target, const ShowOptions& opti
       row.summary = e.message + (e.rule.empty() ? "" : " [" + e.rule + "]");
     } else {
       frame = std::move(**item);
-      row = maker.make(frame);
+      const bool filtered = options.lines || !options.methods.empty();
+      row = maker.make(frame, [&](const Row& r) { return shown_row(options, r) && !folder.absorbs(r); },
+                       filtered || folder.folding(frame.dir));
     }
     if (time) {
       row.t_micros = time->micros;
@@ -293,9 +376,7 @@ Result<Totals> show_transcript(const ShowTarget& target, const ShowOptions& opti
         }
       }
     }
-    const bool shown = (!options.lines || options.lines->contains(row.line)) &&
-                       (options.methods.empty() || options.shows_method(row.method));
-    if (shown) {
+    if (shown_row(options, row)) {
       folder.set_frame(&frame);
       folder.add(std::move(row));
     }

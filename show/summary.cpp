@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kMaxValues = 24;
 constexpr std::size_t kMaxLeaves = 64;
-constexpr std::size_t kMaxStringColumns = 48;
+constexpr std::size_t kMaxStringColumns = kSummaryTextColumns;
 constexpr std::size_t kMaxBytes = 400;
 constexpr std::size_t kMaxDepth = 8;
 

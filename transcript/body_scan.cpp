@@ -368,7 +368,9 @@ MSPTK_AVX2 std::size_t scan_avx2(std::string_view s, std::size_t i, char* out, s
   }
 }
 
-// canonical_line_may_name_id, 32 start positions a step: four loads one byte apart.
+// canonical_line_may_name_id (kAnyLine false) and line_may_name_id (true), 32 start positions a
+// step: four loads one byte apart.
+template <bool kAnyLine>
 MSPTK_AVX2 bool may_name_id_avx2(std::string_view s) {
   const char* p = s.data();
   const std::size_t n = s.size();
@@ -384,14 +386,16 @@ MSPTK_AVX2 bool may_name_id_avx2(std::string_view s) {
     const __m256i escape = _mm256_cmpeq_epi8(b0, backslash);
     const __m256i id = _mm256_and_si256(_mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, quote)),
                                         _mm256_and_si256(_mm256_cmpeq_epi8(b2, i_), _mm256_cmpeq_epi8(b3, d_)));
-    const __m256i u = _mm256_and_si256(_mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, backslash)),
-                                       _mm256_cmpeq_epi8(b2, u_));
+    const __m256i u = kAnyLine ? _mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, u_))
+                               : _mm256_and_si256(_mm256_and_si256(escape, _mm256_cmpeq_epi8(b1, backslash)),
+                                                  _mm256_cmpeq_epi8(b2, u_));
     const __m256i any = _mm256_or_si256(id, u);
     if (!_mm256_testz_si256(any, any)) return true;
   }
   // The start positions from i on.
   const std::string_view rest = s.substr(i);
-  return rest.find("\\\"id") != std::string_view::npos || rest.find("\\\\u") != std::string_view::npos;
+  return rest.find("\\\"id") != std::string_view::npos ||
+         rest.find(kAnyLine ? "\\u" : "\\\\u") != std::string_view::npos;
 }
 
 #endif  // MSPTK_BODY_SCAN_AVX2
@@ -414,9 +418,20 @@ bool canonical_line_may_name_id_scalar(std::string_view line) {
 
 bool canonical_line_may_name_id(std::string_view line) {
 #ifdef MSPTK_BODY_SCAN_AVX2
-  if (body_scan_uses_simd()) return may_name_id_avx2(line);
+  if (body_scan_uses_simd()) return may_name_id_avx2<false>(line);
 #endif
   return canonical_line_may_name_id_scalar(line);
+}
+
+bool line_may_name_id_scalar(std::string_view line) {
+  return line.find("\\\"id") != std::string_view::npos || line.find("\\u") != std::string_view::npos;
+}
+
+bool line_may_name_id(std::string_view line) {
+#ifdef MSPTK_BODY_SCAN_AVX2
+  if (body_scan_uses_simd()) return may_name_id_avx2<true>(line);
+#endif
+  return line_may_name_id_scalar(line);
 }
 
 std::size_t scan_canonical_body(std::string_view s, std::size_t i, char* out, std::size_t* written) {

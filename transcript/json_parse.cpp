@@ -136,7 +136,9 @@ std::string_view shortest(double d, char (&buf)[64]) {
 }
 
 // The handler: Boost.JSON's own parser handler (a value_stack) plus duplicate-member
-// detection and exact numbers.
+// detection and exact numbers. With kTopOnly (parse_json_top) the whole text is checked the same
+// way but only the top level is built: a container inside the top-level value is an empty one.
+template <bool kTopOnly>
 class StrictHandler {
  public:
   static constexpr std::size_t max_object_size = json::object::max_size();
@@ -155,11 +157,13 @@ class StrictHandler {
     key_ends_.clear();
     levels_.clear();
     number_.clear();
+    depth_ = 0;
   }
 
   bool on_document_begin(json::error_code&) { return true; }
   bool on_document_end(json::error_code&) { return true; }
   bool on_object_begin(json::error_code&) {
+    ++depth_;
     levels_.push_back(key_ends_.size());
     return true;
   }
@@ -172,31 +176,36 @@ class StrictHandler {
     }
     key_ends_.resize(first);
     keys_.resize(first == 0 ? 0 : key_ends_[first - 1]);
-    st.push_object(n);
+    if (builds_container()) st.push_object(kTopOnly && depth_ > 1 ? 0 : n);
+    --depth_;
     return true;
   }
-  bool on_array_begin(json::error_code&) { return true; }
+  bool on_array_begin(json::error_code&) {
+    ++depth_;
+    return true;
+  }
   bool on_array_end(std::size_t n, json::error_code&) {
-    st.push_array(n);
+    if (builds_container()) st.push_array(kTopOnly && depth_ > 1 ? 0 : n);
+    --depth_;
     return true;
   }
   bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
     keys_.append(s.data(), s.size());
-    st.push_chars(s);
+    if (builds_value()) st.push_chars(s);
     return true;
   }
   bool on_key(json::string_view s, std::size_t, json::error_code&) {
     keys_.append(s.data(), s.size());
     key_ends_.push_back(keys_.size());
-    st.push_key(s);
+    if (builds_value()) st.push_key(s);
     return true;
   }
   bool on_string_part(json::string_view s, std::size_t, json::error_code&) {
-    st.push_chars(s);
+    if (builds_value()) st.push_chars(s);
     return true;
   }
   bool on_string(json::string_view s, std::size_t, json::error_code&) {
-    st.push_string(s);
+    if (builds_value()) st.push_string(s);
     return true;
   }
   bool on_number_part(json::string_view s, json::error_code&) {
@@ -205,12 +214,12 @@ class StrictHandler {
   }
   bool on_int64(std::int64_t i, json::string_view, json::error_code&) {
     number_.clear();
-    st.push_int64(i);
+    if (builds_value()) st.push_int64(i);
     return true;
   }
   bool on_uint64(std::uint64_t u, json::string_view, json::error_code&) {
     number_.clear();
-    st.push_uint64(u);
+    if (builds_value()) st.push_uint64(u);
     return true;
   }
   bool on_double(double d, json::string_view s, json::error_code&) {
@@ -219,7 +228,9 @@ class StrictHandler {
       number_.append(s.data(), s.size());
       token = number_;
     }
-    if (reproduces(d, token)) {
+    if (!builds_value()) {
+      // not kept: nothing to decide
+    } else if (reproduces(d, token)) {
       st.push_double(d);
     } else {
       const char marker = exact_number_marker;
@@ -230,17 +241,24 @@ class StrictHandler {
     return true;
   }
   bool on_bool(bool b, json::error_code&) {
-    st.push_bool(b);
+    if (builds_value()) st.push_bool(b);
     return true;
   }
   bool on_null(json::error_code&) {
-    st.push_null();
+    if (builds_value()) st.push_null();
     return true;
   }
   bool on_comment_part(json::string_view, json::error_code&) { return true; }
   bool on_comment(json::string_view, json::error_code&) { return true; }
 
  private:
+  // Whether a scalar or a member name at the current depth is built: always, or (kTopOnly) at
+  // the top level (the document itself or inside the top-level container).
+  bool builds_value() const { return !kTopOnly || depth_ <= 1; }
+  // Whether the container closing now (at depth_) is built: the top-level one in full, one
+  // inside it as an empty container of its type (kTopOnly).
+  bool builds_container() const { return !kTopOnly || depth_ <= 2; }
+
   std::string_view key(std::size_t i) const {
     const std::size_t begin = i == 0 ? 0 : key_ends_[i - 1];
     return std::string_view(keys_).substr(begin, key_ends_[i] - begin);
@@ -284,6 +302,7 @@ class StrictHandler {
   std::vector<std::size_t> levels_;    // for each open object, its first index in key_ends_
   std::string number_;                // a number token split over parts
   Decimal a_, b_;                     // scratch, reused so that numbers do not allocate
+  std::size_t depth_ = 0;             // open containers
 };
 
 }  // namespace
@@ -361,7 +380,11 @@ JsonResult<json::value> parse_json(std::string_view text, ParseLimits limits) {
   return parse_json(text, json::storage_ptr(), limits);
 }
 
-JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
+namespace {
+
+template <bool kTopOnly>
+JsonResult<json::value> parse_strict(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
+  using StrictHandler = StrictHandler<kTopOnly>;
   json::parse_options options;
   options.max_depth = limits.max_depth;
   options.allow_invalid_utf8 = limits.utf8_known;  // nothing to allow: the text was checked
@@ -434,6 +457,16 @@ JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr stor
     error.message = fmt::format("is a {}-byte JSON text holding a string or array too large to hold", text.size());
     return error;
   }
+}
+
+}  // namespace
+
+JsonResult<json::value> parse_json(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
+  return parse_strict<false>(text, std::move(storage), limits);
+}
+
+JsonResult<json::value> parse_json_top(std::string_view text, json::storage_ptr storage, ParseLimits limits) {
+  return parse_strict<true>(text, std::move(storage), limits);
 }
 
 json::value make_exact_number(std::string_view token) {

@@ -1,5 +1,6 @@
 #include "msptk/transcript/text_key.hpp"
 
+#include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/key_hash.hpp"
 
 #include <algorithm>
@@ -297,11 +298,17 @@ bool has_equal(const std::uint64_t* first, const std::uint64_t* last) {
 // One pass over a frame's JSON text: a recursive descent (depth bounded by
 // text_key_max_depth) that hashes each value as KeyWalk does in exact mode, and returns false
 // (decline) at the first byte it does not accept.
+struct Pruning {
+  std::size_t keep;
+  std::string& out;
+};
+
 template <bool Simd>
 class Scanner {
  public:
-  Scanner(std::string_view text, std::string& scratch)
-      : p_(text.data()), end_(text.data() + text.size()), scratch_(scratch), keys_(t_keys) {}
+  Scanner(std::string_view text, std::string& scratch, Pruning* pruning = nullptr)
+      : p_(text.data()), end_(text.data() + text.size()), scratch_(scratch), keys_(t_keys), pruning_(pruning),
+        copied_(text.data()) {}
 
   std::optional<TextKey> run() {
     keys_.clear();
@@ -314,6 +321,7 @@ class Scanner {
     skip_ws();
     if (p_ != end_) return std::nullopt;  // trailing bytes
     if (!root.jsonrpc || !root.has_method) return std::nullopt;
+    if (pruning_) pruning_->out.append(copied_, end_);
     return TextKey{root.method, h};
   }
 
@@ -394,11 +402,13 @@ class Scanner {
     if (p_ == end_) return false;
     switch (*p_) {
       case '"': {
+        const char* const token = p_;
         ++p_;
         std::string_view s;
         bool escaped = false;
         if (!string(s, escaped)) return false;
         h = combine(key_hash::kString, key_hash::bytes(s));
+        if (pruning_) prune(token, s);
         return true;
       }
       case '{': ++p_; return object(depth + 1, h, nullptr);
@@ -509,10 +519,25 @@ class Scanner {
     }
   }
 
+  // The string value `s` (decoded) whose token starts at `token` and ends behind p_: longer than
+  // the pruning keeps, it goes to the pruned text cut to its first `keep` code points.
+  void prune(const char* token, std::string_view s) {
+    std::size_t points = 0, i = 0;
+    for (; i < s.size(); ++i) {
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && points++ == pruning_->keep) break;
+    }
+    if (i == s.size()) return;  // short enough: copied with the text around it
+    pruning_->out.append(copied_, token);
+    append_json_string(pruning_->out, s.substr(0, i));
+    copied_ = p_;
+  }
+
   const char* p_;
   const char* end_;
   std::string& scratch_;
   std::vector<std::uint64_t>& keys_;  // t_keys
+  Pruning* pruning_;     // notification_text_key_pruned
+  const char* copied_;   // the text before this is in pruning_->out
 };
 
 }  // namespace
@@ -544,6 +569,20 @@ std::optional<TextKey> notification_text_key(std::string_view text, std::string&
   if (text_key_uses_simd()) return Scanner<true>(text, scratch).run();
 #endif
   return notification_text_key_scalar(text, scratch);
+}
+
+std::optional<TextKey> notification_text_key_pruned(std::string_view text, std::size_t keep, std::string& pruned) {
+  thread_local std::string scratch;
+  pruned.clear();
+  Pruning pruning{keep, pruned};
+  std::optional<TextKey> key;
+#ifdef MSPTK_TEXT_KEY_AVX2
+  if (text_key_uses_simd()) key = Scanner<true>(text, scratch, &pruning).run();
+  else
+#endif
+    key = Scanner<false>(text, scratch, &pruning).run();
+  release_large(scratch);
+  return key;
 }
 
 }  // namespace msptk

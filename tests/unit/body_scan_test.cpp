@@ -6,6 +6,7 @@
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -202,6 +203,47 @@ TEST(BodyScan, MayNameIdNeverMissesAnIdOrAUnicodeEscape) {
       const bool expected = line.find(needle) != std::string::npos;
       EXPECT_EQ(canonical_line_may_name_id(line), expected) << at;
       EXPECT_EQ(canonical_line_may_name_id_scalar(line), expected) << at;
+    }
+  }
+}
+
+// line_may_name_id asks the same of a line in any spelling JSON allows for its raw string: a
+// character written as a `\u` escape of the line (the frame's quote, a letter of "id") cannot
+// hide an `id`, and the AVX2 scan says what the scalar one says.
+TEST(BodyScan, LineMayNameIdNeverMissesAnIdInAnySpellingOfTheLine) {
+  std::mt19937 rng(1213);
+  static const char* const kParts[] = {"\"id\"", "\"id", "id", "\"i", "d\"", "\\u0069d", "\\", "\"", "u",
+                                       "{\"jsonrpc\":\"2.0\",\"method\":\"m\"", "\"itemId\":\"x\"", "\"idx\""};
+  std::size_t said = 0;
+  for (int round = 0; round < 30000; ++round) {
+    std::string raw(rng() % 90, 'a');
+    for (int k = rng() % 4; k > 0; --k)
+      raw.insert(rng() % (raw.size() + 1), kParts[rng() % (sizeof(kParts) / sizeof(kParts[0]))]);
+    // The raw as a JSON string, some characters written as \u escapes of the line.
+    std::string body;
+    const bool spell = rng() % 2;
+    for (char c : raw) {
+      if (spell && rng() % 8 == 0) body += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+      else if (c == '"' || c == '\\') body += std::string("\\") + c;
+      else body += c;
+    }
+    const bool may = line_may_name_id_scalar(body);
+    if (raw.find("\"id") != std::string::npos || raw.find("\\u") != std::string::npos) {
+      ASSERT_TRUE(may) << shown(body);
+    }
+    ASSERT_EQ(line_may_name_id(body), may) << shown(body);
+    said += may;
+  }
+  EXPECT_GT(said, 5000u);
+  EXPECT_LT(said, 28000u);
+  for (const std::string needle : {"\\\"id", "\\u"}) {
+    for (std::size_t at = 0; at < 100; ++at) {
+      std::string line(100, 'x');
+      line.replace(at, needle.size(), needle);
+      line.resize(100);
+      const bool expected = line.find(needle) != std::string::npos;
+      EXPECT_EQ(line_may_name_id(line), expected) << at;
+      EXPECT_EQ(line_may_name_id_scalar(line), expected) << at;
     }
   }
 }

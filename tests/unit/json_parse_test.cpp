@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -20,6 +21,34 @@ TEST(JsonParse, AcceptsStrictJsonLikeBoost) {
   EXPECT_TRUE((*v).at("a").at(0).is_int64());
   EXPECT_TRUE((*v).at("a").at(2).is_uint64());
   EXPECT_TRUE((*v).at("a").at(3).is_double());
+}
+
+// parse_json_top gives the verdict parse_json gives on every text (the same error, the same
+// offset) and builds the top level only: containers inside it are empty ones of their type.
+TEST(JsonParse, TopOnlyGivesTheSameVerdictAndKeepsTheTopLevel) {
+  auto top = parse_json_top(R"({"jsonrpc":"2.0","method":"m","params":{"a":[1,{"b":2}],"c":"x"},"list":[[1],{}],"n":1e400,"s":"q\"x"})",
+                            json::storage_ptr());
+  ASSERT_TRUE(top) << top.error().describe();
+  EXPECT_EQ(serialize_json(*top), R"({"jsonrpc":"2.0","method":"m","params":{},"list":[],"n":1e400,"s":"q\"x"})");
+  auto array = parse_json_top(R"([1,[2,[3]],{"a":{"b":1}},"s"])", json::storage_ptr());
+  ASSERT_TRUE(array);
+  EXPECT_EQ(serialize_json(*array), R"([1,[],{},"s"])");
+  auto scalar = parse_json_top("12345678901234567890123", json::storage_ptr());
+  ASSERT_TRUE(scalar);
+  EXPECT_EQ(serialize_json(*scalar), "12345678901234567890123");
+  for (const std::string& text : std::vector<std::string>
+       {std::string("{\"a\":{\"b\":1,\"b\":2}}"), std::string("{\"a\":[{\"x\":1,\"y\":{},\"x\":3}]}"),
+        std::string("{\"a\":1,\"a\":1}"), std::string("{\"p\":{\"q\":1e999999999999}}"), std::string("{\"a\":[1,]}"),
+        std::string("{\"a\":\"\xff\"}"), std::string("{} x"), nested(10001), "[" + nested(10000) + "]", nested(10000)}) {
+    auto full = parse_json(text);
+    auto only_top = parse_json_top(text, json::storage_ptr());
+    ASSERT_EQ(bool(full), bool(only_top)) << text.substr(0, 60);
+    if (!full) {
+      EXPECT_EQ(full.error().kind, only_top.error().kind) << text.substr(0, 60);
+      EXPECT_EQ(full.error().offset, only_top.error().offset) << text.substr(0, 60);
+      EXPECT_EQ(full.error().message, only_top.error().message) << text.substr(0, 60);
+    }
+  }
 }
 
 TEST(JsonParse, RefusesWhatIsNotJson) {

@@ -8,9 +8,11 @@
 #include "msptk/show/show.hpp"
 #include "msptk/show/summary.hpp"
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
 #include "msptk/wirelog/timeline.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -87,6 +89,72 @@ TEST(Show, PairsFoldsAndMarks) {
   EXPECT_EQ(totals->unanswered[0].line, 14u);
   EXPECT_EQ(show::totals_line(*totals),
             "14 frames: 3 requests, 2 responses, 8 notifications, 1 error; unanswered: session/list id 3 (line 14)");
+}
+
+// The rows do not depend on how a line spells its frame: the writer's form, CR LF line ends,
+// the raw's characters written as \u escapes of the line, rawBase64. (show's first pass looks
+// at the writer's form undecoded, and a folded run's members are checked by a scan that declines
+// what it does not understand: every spelling must reach the same verdict.)
+TEST(Show, EverySpellingOfALineGivesTheSameRows) {
+  test::TempDir dir;
+  const fs::path canonical = session(dir);
+  const std::string text = test::read_text(canonical);
+  std::string crlf, escaped, base64;
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l);) {
+    crlf += l + "\r\n";
+    const std::string dir_name = l.substr(8, 6);
+    auto frame = parse_transcript_line(l, "t", 1);
+    ASSERT_TRUE(frame);
+    std::string spelled = "{\"raw\": \"";
+    for (char c : frame->raw) spelled += (c == '"' || c == 'i' || c == 'd') ? fmt::format("\\u{:04x}", c) : std::string(1, c);
+    escaped += spelled + "\", \"dir\": \"" + dir_name + "\"}\n";
+    base64 += "{\"dir\":\"" + dir_name + "\",\"rawBase64\":\"" + base64_encode(frame->raw) + "\",\"raw\":";
+    append_json_string(base64, frame->raw);
+    base64 += "}\n";
+  }
+  auto rows_of = [&](const std::string& body) {
+    const fs::path file = dir.path() / "spelled.ndjson";
+    test::write_text(file, body);
+    Collect sink;
+    auto totals = show::show_transcript({file, {}}, {}, sink);
+    EXPECT_TRUE(totals) << totals.error().render();
+    std::vector<std::string> out;
+    for (const show::Row& r : sink.rows)
+      out.push_back(fmt::format("{} {} {} {} {} {} {} {}", r.line, r.count, show::to_string(r.kind), r.method, r.id, r.summary,
+                                r.unanswered, r.unmatched));
+    out.push_back(show::totals_line(sink.totals));
+    return out;
+  };
+  const auto expected = rows_of(text);
+  EXPECT_EQ(rows_of(crlf), expected);
+  EXPECT_EQ(rows_of(escaped), expected);
+  EXPECT_EQ(rows_of(base64), expected);
+}
+
+// A run's members are each checked in full: one that is not JSON, or not a notification, ends
+// the run as its own row; members the fast scan declines (a \u escape, a fraction) still fold.
+TEST(Show, AFoldedRunChecksEachMember) {
+  test::TempDir dir;
+  std::string text;
+  for (int i = 0; i < 3; ++i) text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"x"}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"\u00e9","score":0.5}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"x","delta":"y"}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","params":{"delta":"x"}})");
+  text += line("server", R"({"jsonrpc":"2.0","method":"item/delta","id":5,"params":{"delta":"x"}})");
+  const fs::path file = dir.path() / "t.ndjson";
+  test::write_text(file, text);
+  Collect sink;
+  auto totals = show::show_transcript({file, {}}, {}, sink);
+  ASSERT_TRUE(totals) << totals.error().render();
+  ASSERT_EQ(sink.rows.size(), 4u);
+  EXPECT_EQ(sink.rows[0].count, 4u);  // lines 1-4: the fourth declined by the scan, still a member
+  EXPECT_EQ(sink.rows[0].last_line, 4u);
+  EXPECT_EQ(sink.rows[1].kind, show::RowKind::invalid);  // a duplicate member
+  EXPECT_NE(sink.rows[1].summary.find("duplicate member"), std::string::npos) << sink.rows[1].summary;
+  EXPECT_EQ(sink.rows[2].line, 6u);
+  EXPECT_EQ(sink.rows[3].kind, show::RowKind::server_request);
+  EXPECT_TRUE(sink.rows[3].unanswered);
 }
 
 TEST(Show, AllFoldsNothingAndFiltersApply) {

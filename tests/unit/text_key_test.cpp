@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace msptk {
 namespace {
@@ -96,6 +97,53 @@ TEST(TextKey, AcceptsANotificationWithTheGeneralPathsKey) {
   const auto key = notification_text_key(text, scratch);  // its method is a view into `text`
   ASSERT_TRUE(key);
   EXPECT_EQ(key->method, "item/delta");
+}
+
+// The pruned text is the frame with each string value cut to `keep` code points (escapes
+// decoded and written again), keys, the envelope's jsonrpc and method and everything else as
+// they are: it parses to the frame's DOM
+// with those strings cut.
+boost::json::value cut_strings(const boost::json::value& v, std::size_t keep) {
+  if (v.is_string()) {
+    const std::string_view s(v.get_string().data(), v.get_string().size());
+    std::size_t points = 0, i = 0;
+    for (; i < s.size(); ++i)
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && points++ == keep) break;
+    return boost::json::value(boost::json::string_view(s.data(), i));
+  }
+  if (v.is_array()) {
+    boost::json::array out;
+    for (const auto& e : v.get_array()) out.push_back(cut_strings(e, keep));
+    return out;
+  }
+  if (v.is_object()) {
+    boost::json::object out;
+    for (const auto& m : v.get_object()) out[m.key()] = cut_strings(m.value(), keep);
+    return out;
+  }
+  return v;
+}
+
+TEST(TextKey, PrunedTextIsTheFrameWithItsStringsCut) {
+  const std::string long_text = "caf\u00e9 \\\"quoted\\\" line\\nbreak \U0001F3B5 " + std::string(300, 'x');
+  for (const std::string& text : std::vector<std::string>
+       {note(R"({"delta":"short","n":1})"), note("{\"delta\":\"" + long_text + "\",\"item\":{\"text\":\"" + long_text + "\",\"id\":\"i\"}}"),
+        note("[\"" + long_text + "\",[\"" + long_text + "\"],true,null,12]"), note("{\"e\":\"\u00e9\u00e9\u00e9\u00e9\u00e9\"}"),
+        note("{\"" + std::string(80, 'k') + "\":\"v\"}"), std::string(R"({"method":"m","jsonrpc":"2.0"})")}) {
+    for (std::size_t keep : {0u, 3u, 5u, 49u}) {
+      std::string pruned;
+      const auto key = notification_text_key_pruned(text, keep, pruned);
+      ASSERT_TRUE(key) << shown(text);
+      auto full = parse_json(text);
+      auto small = parse_json(pruned);
+      ASSERT_TRUE(full && small) << shown(pruned);
+      boost::json::value expected = cut_strings(*full, keep);
+      expected.as_object()["jsonrpc"] = full->at("jsonrpc");  // the envelope's strings are kept whole
+      expected.as_object()["method"] = full->at("method");
+      EXPECT_EQ(serialize_json(*small), serialize_json(expected)) << keep << " " << shown(text);
+      EXPECT_LE(pruned.size(), text.size());
+    }
+  }
 }
 
 TEST(TextKey, DecodesEachShortEscape) {

@@ -366,5 +366,15 @@ TEST(JsonLocate, TopLevelMemberNotANestedOneOfTheSameName) {
   EXPECT_EQ(line_of_path(text, "capture.fingerprint"), 2u);
 }
 
+TEST(JsonLocate, StringEndStepsOverEscapes) {
+  const std::string_view text = R"(x"a\"b\\"y"\")";
+  EXPECT_EQ(json_string_end(text, 1), 9u);                           // "a\"b\\" then y
+  EXPECT_EQ(json_string_end(text, 0), std::string_view::npos);       // not a quote
+  EXPECT_EQ(json_string_end(text, 10), std::string_view::npos);      // "\" never ends
+  EXPECT_EQ(json_string_end(R"("")", 0), 2u);
+  EXPECT_EQ(json_string_end(R"("\)", 0), std::string_view::npos);
+  EXPECT_EQ(json_string_end("", 0), std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace msptk

@@ -16,6 +16,10 @@
 
 namespace msptk::show {
 
+// A string value is shown cut to this many columns: a summary of a value whose strings are cut to
+// one code point more (text_key.hpp's pruned text) is the same.
+inline constexpr std::size_t kSummaryTextColumns = 48;
+
 std::string summarize(const boost::json::value& message, const Envelope& envelope);
 
 // `text` cut to at most `columns` terminal columns (a code point a column), "…" marking a cut.

@@ -36,6 +36,13 @@ bool canonical_line_may_name_id(std::string_view line);
 // The same without AVX2 (the reference).
 bool canonical_line_may_name_id_scalar(std::string_view line);
 
+// The same question of any transcript line whose frame is in `raw` (not rawBase64), in any
+// spelling JSON allows: whether it holds `\"id` or `\u` (a `\u` escape of the line's, through
+// which the frame's quote or a letter of its name could be written, or of the frame's own).
+bool line_may_name_id(std::string_view line);
+// The same without AVX2 (the reference).
+bool line_may_name_id_scalar(std::string_view line);
+
 // Whether scan_canonical_body uses the AVX2 scan on this CPU (MSPTK_NO_SIMD=1 turns it off).
 bool body_scan_uses_simd();
 

@@ -17,4 +17,22 @@ namespace msptk {
 // the text nests.
 std::size_t line_of_path(std::string_view text, std::string_view path);
 
+// One past the closing quote of the JSON string token whose opening quote is text[quote] (its
+// escapes stepped over, not checked); npos when text[quote] is not a quote or the text ends
+// first. The token scanners over frame texts (pretty, member_scan, minted_follow, replay_carry)
+// all step over strings this way.
+std::size_t json_string_end(std::string_view text, std::size_t quote);
+
+// The same as a step of a scanner at `pos`: past the string (true); at the text's end when the
+// string does not end, unmoved when text[pos] is not a quote (false).
+inline bool skip_json_string(std::string_view text, std::size_t& pos) {
+  const std::size_t end = json_string_end(text, pos);
+  if (end == std::string_view::npos) {
+    if (pos < text.size() && text[pos] == '"') pos = text.size();
+    return false;
+  }
+  pos = end;
+  return true;
+}
+
 }  // namespace msptk

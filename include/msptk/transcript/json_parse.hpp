@@ -77,6 +77,12 @@ JsonResult<boost::json::value> parse_json(std::string_view text, ParseLimits lim
 // The same, the DOM allocated from `storage` (a JsonArena's, for a value that dies with the frame).
 JsonResult<boost::json::value> parse_json(std::string_view text, boost::json::storage_ptr storage,
                                           ParseLimits limits = {});
+// The text checked exactly as parse_json checks it (the same errors for the same text), but only
+// its top level built: a container inside the top-level value is an empty container of its type
+// (`{"params":{"a":1}}` gives `{"params":{}}`). For a caller that needs a frame's envelope
+// (classify) and not its body: no memory for the body's strings and members.
+JsonResult<boost::json::value> parse_json_top(std::string_view text, boost::json::storage_ptr storage,
+                                              ParseLimits limits = {});
 
 // Scratch memory for the DOM of one frame (or a few parsed together): a Boost.JSON
 // monotonic_resource over a block that is kept between frames. Parsing into it costs no

@@ -59,6 +59,14 @@ inline void release_large(std::string& scratch) {
 // says (what the differ and the validator use).
 std::optional<TextKey> notification_text_key(std::string_view text);
 
+// The same, also writing `pruned`: the text with every string value of more than `keep` code
+// points cut to its first `keep` (written again as a JSON string), the rest (member names, the
+// envelope's jsonrpc and method) as it is. For an
+// accepted text it is valid JSON of the frame's shape, members and scalars, small whatever the
+// frame's texts: a caller that looks at the start of each value (show's one-line summary) parses
+// it instead of a multi-MiB frame. (`pruned` is unspecified when the text is declined.)
+std::optional<TextKey> notification_text_key_pruned(std::string_view text, std::size_t keep, std::string& pruned);
+
 // The same with the scalar string scan (the reference for the AVX2 one).
 std::optional<TextKey> notification_text_key_scalar(std::string_view text, std::string& scratch);
 
