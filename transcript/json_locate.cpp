@@ -178,11 +178,12 @@ std::size_t line_of_path(std::string_view text, std::string_view path) {
 
 std::size_t json_string_end(std::string_view text, std::size_t quote) {
   if (quote >= text.size() || text[quote] != '"') return std::string_view::npos;
-  for (std::size_t pos = quote + 1; pos < text.size(); ++pos) {
+  std::size_t pos = quote + 1;
+  while (pos < text.size()) {
     pos = text.find_first_of("\"\\", pos);
     if (pos == std::string_view::npos) return pos;
     if (text[pos] == '"') return pos + 1;
-    ++pos;  // the escaped character
+    pos += 2;  // a backslash and the character it escapes
   }
   return std::string_view::npos;
 }
