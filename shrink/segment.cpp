@@ -3,9 +3,8 @@
 
 #include "msptk/transcript/json_parse.hpp"
 
-#include <boost/json/serialize.hpp>
-
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,7 +16,8 @@ namespace {
 struct Facts {
   FrameKind kind = FrameKind::invalid;
   std::string method;
-  std::optional<std::string> id;  // serialized id (requests, responses)
+  std::optional<std::string> id;  // id_key of the id (requests, responses; an invalid frame's, if any)
+  bool null_id = false;           // a response with id null
 };
 
 Facts facts_of(const Frame& frame) {
@@ -27,7 +27,12 @@ Facts facts_of(const Frame& frame) {
   const Envelope env = classify(*value);
   f.kind = env.kind;
   f.method = env.method;
-  if (env.id) f.id = boost::json::serialize(*env.id);
+  const boost::json::value* id = env.id;
+  if (!id && env.kind == FrameKind::invalid && value->is_object()) id = value->as_object().if_contains("id");
+  if (id) {
+    f.id = id_key(*id);
+    f.null_id = id->is_null();
+  }
   return f;
 }
 
@@ -41,12 +46,26 @@ Segmentation segment(const std::vector<Frame>& frames) {
   for (const Frame& f : frames) facts.push_back(facts_of(f));
 
   // For each request, the index of its answer (the first response from the other side with its
-  // id after it); requests never answered reach to themselves.
+  // id after it); requests never answered reach to themselves. A client frame that is not a
+  // JSON-RPC message (not JSON, a broken envelope) is legal only with the server's rejection, the
+  // next server response with id null or with its id, in order (validate's frame.json rule):
+  // it reaches to that response, so no candidate keeps one without the other.
   std::vector<std::size_t> reach(frames.size());
   std::map<std::pair<Direction, std::string>, std::size_t> in_flight;
+  std::deque<std::size_t> rejections;  // client frames awaiting the server's rejection
   for (std::size_t i = 0; i < frames.size(); ++i) {
     reach[i] = i;
     const Facts& f = facts[i];
+    if (frames[i].dir == Direction::client && f.kind == FrameKind::invalid) {
+      rejections.push_back(i);
+      continue;
+    }
+    if (frames[i].dir == Direction::server && f.kind == FrameKind::response && !rejections.empty() &&
+        (f.null_id || facts[rejections.front()].id == f.id)) {
+      reach[rejections.front()] = i;
+      rejections.pop_front();
+      continue;
+    }
     if (!f.id) continue;
     if (f.kind == FrameKind::request) {
       in_flight[{frames[i].dir, *f.id}] = i;
@@ -78,10 +97,13 @@ Segmentation segment(const std::vector<Frame>& frames) {
   for (std::size_t i = 0; i < end; ++i) end = std::max(end, reach[i] + 1);
   seg.handshake_end = std::min(end, frames.size());
 
-  // Units: a new one starts at a request when nothing is in flight.
+  // Units: a new one starts at a request (or a client frame awaiting its rejection) when nothing
+  // is in flight.
   std::size_t open_until = 0;  // frames before this index are inside an open exchange
   for (std::size_t i = seg.handshake_end; i < frames.size(); ++i) {
-    const bool starts = facts[i].kind == FrameKind::request && i >= open_until;
+    const bool opens = facts[i].kind == FrameKind::request ||
+                       (frames[i].dir == Direction::client && facts[i].kind == FrameKind::invalid);
+    const bool starts = opens && i >= open_until;
     if (seg.units.empty() || (starts && seg.units.back().begin != i)) seg.units.push_back(Unit{i, i + 1});
     seg.units.back().end = i + 1;
     open_until = std::max(open_until, reach[i] + 1);

@@ -68,6 +68,29 @@ TEST(Shrink, TheHandshakeTakesWhatCameBeforeInitializeAndIsWidenedToItsAnswers) 
   EXPECT_EQ(segment(g).units.size(), 1u);
 }
 
+// A client frame that is not a JSON-RPC message is legal only with the server's rejection (the
+// next server response with id null): the two are never separated, in the handshake (which then
+// reaches to the rejection) or after it (one unit). Found by the shrink_reduce fuzz target.
+TEST(Shrink, ABrokenClientFrameStaysWithItsRejection) {
+  const Frame rejection = frame(Direction::server, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}})");
+  std::vector<Frame> f = {request(Direction::client, 1, "initialize"), frame(Direction::client, "{not json"),
+                          response(Direction::server, 1), note(Direction::client, "initialized"),
+                          request(Direction::client, 2, "a"), response(Direction::server, 2), rejection};
+  const Segmentation seg = segment(f);
+  EXPECT_EQ(seg.handshake_end, 7u);  // widened to the rejection (which came after exchange a)
+  std::vector<Frame> g = handshake();
+  g.push_back(frame(Direction::client, R"({"jsonrpc":"1.0","id":7,"method":"x"})"));  // 3: an invalid envelope
+  g.push_back(note(Direction::server, "progress"));                                     // 4
+  g.push_back(rejection);                                                               // 5
+  g.push_back(request(Direction::client, 2, "a"));                                      // 6
+  g.push_back(response(Direction::server, 2));                                          // 7
+  const Segmentation seg2 = segment(g);
+  EXPECT_EQ(seg2.handshake_end, 3u);
+  ASSERT_EQ(seg2.units.size(), 2u);
+  EXPECT_EQ(seg2.units[0], (Unit{3, 6}));
+  EXPECT_EQ(seg2.units[1], (Unit{6, 8}));
+}
+
 class Predicate final : public Oracle {
  public:
   explicit Predicate(std::function<bool(const std::vector<std::size_t>&)> p) : p_(std::move(p)) {}
