@@ -33,12 +33,26 @@ TEST(ChunkedVector, AllocatesOneBlockAtATime) {
   EXPECT_EQ(v[16], 2u);
 }
 
-TEST(ChunkedVector, ElementsDoNotMoveWhileItGrows) {
-  ChunkedVector<int, 2> v;
-  v.push_back(9);
+// The first block grows by doubling from 64 elements: a dozen keys cost 64, not a block of 16,384.
+TEST(ChunkedVector, AShortSequenceCostsWhatItHolds) {
+  ChunkedVector<std::uint64_t> v;  // blocks of 16,384
+  for (std::uint64_t k = 0; k < 12; ++k) v.push_back(k);
+  EXPECT_EQ(v.capacity_bytes(), 64 * sizeof(std::uint64_t));
+  for (std::uint64_t k = 12; k < 1000; ++k) v.push_back(k);
+  EXPECT_EQ(v.capacity_bytes(), 1024 * sizeof(std::uint64_t));
+  for (std::uint64_t k = 1000; k < 20000; ++k) v.push_back(k);
+  EXPECT_EQ(v.capacity_bytes(), 2 * 16384 * sizeof(std::uint64_t));
+  for (std::uint64_t k = 0; k < 20000; ++k) ASSERT_EQ(v[k], k);
+}
+
+TEST(ChunkedVector, ElementsDoNotMoveOnceTheFirstBlockIsFull) {
+  ChunkedVector<int, 2> v;  // blocks of 4
+  for (int k = 0; k < 4; ++k) v.push_back(9 + k);
   const int* first = &v[0];
+  const int* fourth = &v[3];
   for (int k = 0; k < 1000; ++k) v.push_back(k);
   EXPECT_EQ(first, &v[0]);
+  EXPECT_EQ(fourth, &v[3]);
   EXPECT_EQ(*first, 9);
 }
 
