@@ -5,6 +5,7 @@
 #include "msptk/playback/chaos_stream.hpp"
 #include "msptk/playback/serve_fixture.hpp"
 #include "msptk/transcript/framing.hpp"
+#include "serve_fixture_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -232,21 +233,6 @@ TEST(ChaosStream, SourceStallsOnceBeforeThePlannedRead) {
   ASSERT_EQ(pauses.seen.size(), 1u);
   EXPECT_EQ(pauses.seen[0], std::chrono::milliseconds(30));
   EXPECT_NE(source.in_force().find("the client"), std::string::npos);
-}
-
-FixtureScript script_of(std::vector<std::pair<Direction, std::string>> lines) {
-  FixtureScript s;
-  s.scenario.manifest.scenario = "unit";
-  s.transcript = "unit/transcript.ndjson";
-  s.frame_limit = 10485760;
-  for (auto& [dir, raw] : lines) {
-    Frame f;
-    f.dir = dir;
-    f.raw = std::move(raw);
-    f.line = s.frames.size() + 1;
-    s.frames.push_back(std::move(f));
-  }
-  return s;
 }
 
 const FixtureScript& session() {
