@@ -310,7 +310,9 @@ class Player {
     }
     auto matches = [&](const HostFrame& f) {
       if (f.method != step.method) return false;
-      for (const auto& [path, value] : where) {
+      for (const auto& entry : where) {  // not a structured binding: clang before 16 cannot capture one
+        const auto& path = entry.first;
+        const auto& value = entry.second;
         bool found = false;
         path->for_each_match(f.value, [&](const json::value& v, const std::string&) { found = found || json_equal(v, value); });
         if (!found) return false;
