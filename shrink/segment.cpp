@@ -94,6 +94,16 @@ Segmentation segment(const std::vector<Frame>& frames) {
     }
     break;
   }
+  // The client's first `initialized` is in it wherever it comes (after an unanswered initialize,
+  // after other requests): validate refuses any server notification or request before it, so a
+  // candidate without it would not be a valid scenario.
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i].dir == Direction::client && facts[i].kind == FrameKind::notification &&
+        facts[i].method == "initialized") {
+      end = std::max(end, i + 1);
+      break;
+    }
+  }
   for (std::size_t i = 0; i < end; ++i) end = std::max(end, reach[i] + 1);
   seg.handshake_end = std::min(end, frames.size());
 

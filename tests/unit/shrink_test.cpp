@@ -91,6 +91,19 @@ TEST(Shrink, ABrokenClientFrameStaysWithItsRejection) {
   EXPECT_EQ(seg2.units[1], (Unit{6, 8}));
 }
 
+// The client's first initialized is in the handshake wherever it comes: without it every server
+// notification after it would come "before initialized" (validate's session.before-initialized).
+// Found by the shrink_reduce fuzz target (an initialize never answered, a turn before initialized).
+TEST(Shrink, TheHandshakeReachesTheFirstInitializedWhereverItIs) {
+  std::vector<Frame> f = {request(Direction::client, 1, "initialize"), request(Direction::client, 3, "turn/start"),
+                          response(Direction::server, 3), note(Direction::client, "initialized"),
+                          request(Direction::client, 2, "session/start"), note(Direction::server, "session/started")};
+  const Segmentation seg = segment(f);
+  EXPECT_EQ(seg.handshake_end, 4u);
+  ASSERT_EQ(seg.units.size(), 1u);
+  EXPECT_EQ(seg.units[0], (Unit{4, 6}));
+}
+
 class Predicate final : public Oracle {
  public:
   explicit Predicate(std::function<bool(const std::vector<std::size_t>&)> p) : p_(std::move(p)) {}

@@ -1,6 +1,8 @@
 // Segmentation cuts a scenario's frames into what `msptk shrink` may drop while keeping the
 // scenario valid: the handshake (always kept: everything up to the response to the first
-// `initialize` request, and the client's `initialized` notification right after it) and
+// `initialize` request and the client's first `initialized` notification, widened to the answers
+// of what it holds — a client frame that is not a JSON-RPC message is answered by the server's
+// rejection) and
 // units. A unit is an exchange: a request with its response and every frame between them —
 // notifications, and requests of either side nested in it with their answers (requests whose
 // answers overlap are one unit) — followed by the notifications up to the next request that
