@@ -49,23 +49,36 @@ struct Rng {
 };
 
 // A tiny JSON tree with ordered members, enough to write frames in more than one member order.
+struct Member;
 struct Node {
   enum Kind { null, boolean, number, string, object, array } kind = null;
   std::string text;  // number: its literal; string: its (unescaped) bytes; boolean: "true"/"false"
-  std::vector<std::pair<std::string, Node>> members;  // object
+  std::vector<Member> members;                         // object
   std::vector<Node> items;                             // array
 
-  static Node str(std::string s) { Node n; n.kind = string; n.text = std::move(s); return n; }
-  static Node num(std::uint64_t v) { Node n; n.kind = number; n.text = std::to_string(v); return n; }
-  static Node flag(bool b) { Node n; n.kind = boolean; n.text = b ? "true" : "false"; return n; }
-  static Node obj(std::vector<std::pair<std::string, Node>> m) { Node n; n.kind = object; n.members = std::move(m); return n; }
-  static Node arr(std::vector<Node> v) { Node n; n.kind = array; n.items = std::move(v); return n; }
-  Node* find(const std::string& key) {
-    for (auto& [k, v] : members)
-      if (k == key) return &v;
-    return nullptr;
-  }
+  // Made out of line, after Member: Node's destructor needs Member complete.
+  static Node str(std::string s);
+  static Node num(std::uint64_t v);
+  static Node flag(bool b);
+  static Node obj(std::vector<Member> m);
+  static Node arr(std::vector<Node> v);
+  Node* find(const std::string& key);
 };
+// An object's member (a pair, complete only after Node: clang's libstdc++ checks).
+struct Member {
+  std::string first;
+  Node second;
+};
+Node Node::str(std::string s) { Node n; n.kind = string; n.text = std::move(s); return n; }
+Node Node::num(std::uint64_t v) { Node n; n.kind = number; n.text = std::to_string(v); return n; }
+Node Node::flag(bool b) { Node n; n.kind = boolean; n.text = b ? "true" : "false"; return n; }
+Node Node::obj(std::vector<Member> m) { Node n; n.kind = object; n.members = std::move(m); return n; }
+Node Node::arr(std::vector<Node> v) { Node n; n.kind = array; n.items = std::move(v); return n; }
+Node* Node::find(const std::string& key) {
+  for (auto& [k, v] : members)
+    if (k == key) return &v;
+  return nullptr;
+}
 
 void escape(std::string& out, const std::string& s) {
   static const char hex[] = "0123456789abcdef";
@@ -147,7 +160,7 @@ std::string uuid(Rng& rng) {
   return buf;
 }
 
-Node envelope(std::vector<std::pair<std::string, Node>> members) {
+Node envelope(std::vector<Member> members) {
   members.insert(members.begin(), {"jsonrpc", Node::str("2.0")});
   return Node::obj(std::move(members));
 }
@@ -257,7 +270,7 @@ class Session {
   void count(std::size_t bytes) { bytes_ += static_cast<double>(bytes); }
 
  private:
-  Node notification(const char* method, std::vector<std::pair<std::string, Node>> params) {
+  Node notification(const char* method, std::vector<Member> params) {
     return envelope({{"method", Node::str(method)}, {"params", Node::obj(std::move(params))}});
   }
 
@@ -344,7 +357,7 @@ int main(int argc, char** argv) {
     if (variant.chance(0.01)) {
       Node* body = f.message.find("params");
       if (!body) body = f.message.find("result");
-      if (body && body->kind == Node::object) body->members.emplace_back("benchDivergence", Node::num(variant.below(1000)));
+      if (body && body->kind == Node::object) body->members.push_back({"benchDivergence", Node::num(variant.below(1000))});
       other.clear();
       write(other, f.message, false);
     }

@@ -63,7 +63,9 @@ Runner setup_normalize(CLI::App& app) {
       "`diff <(msptk normalize a) <(msptk normalize b)` works with plain tools. Masked: client request ids and\n"
       "the responses to them, client params.commandId, initialize's clientInfo name and version (title is\n"
       "dropped), and the paths of the manifest's normalize list plus --path. In erase mode declared values\n"
-      "become \"<id>\" / \"<value>\".\n\n"
+      "become \"<value>\" and an erased id \"<id@N>\", N the lowest number free among the requests in flight\n"
+      "of its sender (a response takes its request's; one answering no request gets \"<id>\"), so responses\n"
+      "still pair with their requests.\n\n"
       "Exit status: 0 written, 2 usage error, 3 unreadable or malformed input.");
   sub->add_option("INPUT", cli->input, "A scenario folder or a transcript file")->required()->type_name("PATH");
   add_mask_options(*sub, cli->mask);

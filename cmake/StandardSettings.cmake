@@ -14,15 +14,21 @@ if(MSPTK_SANITIZE)
                          -fno-omit-frame-pointer)
   target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 endif()
-# Fuzzing (clang): every library gets libFuzzer's coverage instrumentation and ASan + UBSan;
-# the fuzz targets add -fsanitize=fuzzer (libFuzzer's main) at link time (fuzz/CMakeLists.txt).
+# Fuzzing (clang): every library gets libFuzzer's coverage instrumentation and the sanitizers
+# of MSPTK_FUZZ_SANITIZERS (ASan + UBSan; preset fuzz-fast: UBSan and libstdc++'s assertions
+# only, several times the executions a second, its corpus replayed under ASan afterwards); the
+# fuzz targets add -fsanitize=fuzzer (libFuzzer's main) at link time (fuzz/CMakeLists.txt).
+set(MSPTK_FUZZ_SANITIZERS "address,undefined" CACHE STRING "Sanitizers of the fuzz build")
 if(MSPTK_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "MSPTK_FUZZ needs clang (libFuzzer): cmake --preset fuzz")
   endif()
-  target_compile_options(msptk_warnings INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+  target_compile_options(msptk_warnings INTERFACE -fsanitize=fuzzer-no-link,${MSPTK_FUZZ_SANITIZERS}
                          -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
-  target_link_options(msptk_warnings INTERFACE -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+  target_link_options(msptk_warnings INTERFACE -fsanitize=${MSPTK_FUZZ_SANITIZERS} -fno-sanitize-recover=undefined)
+  if(NOT MSPTK_FUZZ_SANITIZERS MATCHES "address")
+    target_compile_definitions(msptk_warnings INTERFACE _GLIBCXX_ASSERTIONS)
+  endif()
 endif()
 
 # msptk_module(NAME SOURCES ... DEPS ...): the static library msptk_NAME (alias msptk::NAME),

@@ -199,8 +199,9 @@ class Mapper {
       if (envelope.is_error) {
         const json::value& error = obj.at("error");
         const json::value* code = error.is_object() ? error.get_object().if_contains("code") : nullptr;
-        if (!code || !code->is_int64()) continue;
-        std::string label = error_label(code->get_int64(), bundle_);
+        const std::optional<std::int64_t> code_value = code ? json_int64(*code) : std::nullopt;
+        if (!code_value) continue;
+        std::string label = error_label(*code_value, bundle_);
         const json::object* data = nullptr;
         if (const json::value* d = error.get_object().if_contains("data")) data = d->if_object();
         const json::value* kind = data ? data->if_contains("kind") : nullptr;

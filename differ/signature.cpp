@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <functional>
 
 namespace msptk {
@@ -50,8 +51,14 @@ struct KeyWalk {
       case json::kind::int64: return mix(static_cast<std::uint64_t>(v.get_int64()));
       case json::kind::uint64: return mix(v.get_uint64());
       case json::kind::double_: {
-        double d = v.get_double();
-        if (d == static_cast<double>(static_cast<std::int64_t>(d))) return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(d)));
+        // A whole number keys as the integer of that value would (only within the integer types'
+        // ranges: converting a double out of range is undefined; a fuzz finding).
+        const double d = v.get_double();
+        constexpr double k2to63 = 9223372036854775808.0;
+        if (d == std::trunc(d)) {
+          if (d >= -k2to63 && d < k2to63) return mix(static_cast<std::uint64_t>(static_cast<std::int64_t>(d)));
+          if (d >= 0 && d < 2 * k2to63) return mix(static_cast<std::uint64_t>(d));
+        }
         return mix(std::hash<double>{}(d));
       }
       case json::kind::string:

@@ -7,9 +7,11 @@
 //   text_key         the JSON text of each of the first 16 frames of the scenario
 //   differ           flags + 12 lines of the transcript (a self-diff; up to 4 windows), flags + the
 //                    first 12 lines + NUL + the next scenario's first 12 lines
+//   differ_files     the same as differ
 //   normalize        flags + 12 lines of the transcript (up to 4 windows), with and without --sort-members
 //   chaos_framing    8 seed bytes, flags + the frames' wire bytes, each with its LF
-//   shrink_reduce    8 seed bytes + the whole transcript
+//   shrink_reduce    8 seed bytes (with the manifest's frame limit when it is small) + the whole
+//                    transcript
 //   serve_fixture    flags, frame limit, chunk size + transcript (the client plays it back), and
 //                    the same with a small frame limit and 7-byte client writes
 // Flags are the scenario's normalize list as fuzz_support.hpp's mask bits. A corpus folder that
@@ -72,7 +74,7 @@ std::vector<std::string> line_windows(std::string_view text, std::size_t lines, 
   return out;
 }
 
-std::string with_header(std::initializer_list<std::uint8_t> header, std::string_view body) {
+std::string with_header(const std::vector<std::uint8_t>& header, std::string_view body) {
   std::string out(header.begin(), header.end());
   out += body;
   return out;
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> windows = line_windows(transcript, 12, 4);
     for (std::size_t w = 0; w < windows.size(); ++w) {
       seeds.write("differ", fmt::format("{}-self-{}", name, w), with_header({flags}, windows[w]));
+      seeds.write("differ_files", fmt::format("{}-self-{}", name, w), with_header({flags}, windows[w]));
       seeds.write("normalize", fmt::format("{}-{}", name, w), with_header({flags}, windows[w]));
       seeds.write("normalize", fmt::format("{}-sorted-{}", name, w),
                   with_header({static_cast<std::uint8_t>(flags | 0x40)}, windows[w]));
@@ -135,7 +138,16 @@ int main(int argc, char** argv) {
     for (const Frame& f : frames) wire += f.wire_bytes() + "\n";
     seeds.write("chaos_framing", name, with_header({1, 2, 3, 4, 5, 6, 7, 8, 0x0f}, wire));
     // shrink_reduce: seed bytes, then the whole transcript (it must validate to be reduced).
-    seeds.write("shrink_reduce", name, with_header({9, 8, 7, 6, 5, 4, 3, 2}, transcript));
+    // A manifest's small frame limit (64 to 4159 bytes) goes into the seed (shrink_reduce.cpp).
+    std::vector<std::uint8_t> shrink_seed = {9, 8, 7, 6, 5, 4, 3, 2};
+    if (scenario && scenario->manifest.frame_limit_bytes >= 64 && scenario->manifest.frame_limit_bytes < 64 + 4096) {
+      const auto n = static_cast<std::uint32_t>(scenario->manifest.frame_limit_bytes - 64);
+      shrink_seed[4] = static_cast<std::uint8_t>(n & 0xff);
+      shrink_seed[5] = static_cast<std::uint8_t>(n >> 8);
+      shrink_seed[6] = 0;
+      shrink_seed[7] = 0x80;
+    }
+    seeds.write("shrink_reduce", name, with_header(shrink_seed, transcript));
     seeds.write("serve_fixture", name, with_header({flags, 0, 0}, transcript));
     seeds.write("serve_fixture", name + "-small", with_header({flags, 64, 7}, transcript));
   }
@@ -144,6 +156,7 @@ int main(int argc, char** argv) {
     pair += '\0';
     pair += line_windows(transcripts[s + 1], 12, 1)[0];
     seeds.write("differ", scenarios[s].filename().string() + "-vs-next", pair);
+    seeds.write("differ_files", scenarios[s].filename().string() + "-vs-next", pair);
   }
   std::printf("msptk_fuzz_seeds: %zu seeds from %zu scenarios in %s\n", seeds.count(), scenarios.size(), argv[1]);
   return 0;

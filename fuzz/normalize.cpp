@@ -4,7 +4,8 @@
 // Invariants:
 // - every output line (canonical_line of the rewritten frame, as the verb writes it) reads
 //   back as a frame of the same direction;
-// - a frame that is JSON stays strict JSON (no Infinity, no NaN);
+// - a frame that is JSON stays strict JSON (no Infinity, no NaN); a rawBase64 frame's bytes are
+//   kept as they are, whatever its lossy `raw` says;
 // - the output diffed with the input under the same mask is identical or equivalent: the
 //   placeholders only replace masked values, consistently.
 #include "fuzz_support.hpp"
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     MSPTK_FUZZ_CHECK(back.has_value(), "normalized line {} does not read back: {} ({})", frame.line, line,
                      back ? "" : back.error().render());
     MSPTK_FUZZ_CHECK(back->dir == frame.dir, "normalize changed the direction of line {}", frame.line);
-    if (frame.parse("fuzz.ndjson")) {
+    if (frame.parse("fuzz.ndjson")) {  // the frame's bytes (a rawBase64 line's, not its lossy raw)
       Result<boost::json::value> json = back->parse("normalized.ndjson");
       MSPTK_FUZZ_CHECK(json.has_value(), "line {} is JSON, its normalized form is not: {}", frame.line, back->raw);
     }

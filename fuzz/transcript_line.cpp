@@ -43,8 +43,7 @@ void check_round_trip(const Frame& frame) {
 }
 
 void check_body_scan(std::string_view line) {
-  static constexpr std::string_view kPrefix = R"({"dir":"client","raw":")";
-  const std::size_t from = line.size() >= kPrefix.size() ? kPrefix.size() : 0;
+  const std::size_t from = line.size() >= kCanonicalHeadSize ? kCanonicalHeadSize : 0;
   for (std::size_t at : {from, line.size() / 3, std::min<std::size_t>(line.size(), 40)}) {
     std::string fast(line.size() - at, '\0'), plain(line.size() - at, '\0');
     std::size_t nf = 0, np = 0;

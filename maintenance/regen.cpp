@@ -34,8 +34,6 @@ std::string_view to_string(RegenOutcome outcome) {
 
 namespace {
 
-constexpr const char* kHostGenerated = "host-generated";
-
 // The manifest's justification problem, if it has one that is partial.
 std::optional<Error> partial_justification(const Scenario& scenario) {
   for (const ManifestProblem& p : scenario.manifest_problems) {

@@ -79,6 +79,29 @@ std::string Placeholders::placeholder(const MaskRule& rule, const json::value& v
   return fmt::format("<{}:{}>", kind, it->second);
 }
 
+std::string Placeholders::erased_id(Direction dir, FrameKind kind, const json::value& id) {
+  if (kind == FrameKind::request) {
+    const int d = static_cast<int>(dir);
+    auto [it, inserted] = in_flight_.try_emplace({dir, id_key(id)}, 0);
+    if (inserted) {
+      if (freed_[d].empty()) {
+        it->second = next_slot_[d]++;
+      } else {
+        it->second = *freed_[d].begin();
+        freed_[d].erase(freed_[d].begin());
+      }
+    }
+    return fmt::format("<id@{}>", it->second);
+  }
+  const Direction requester = dir == Direction::client ? Direction::server : Direction::client;
+  auto it = in_flight_.find({requester, id_key(id)});
+  if (it == in_flight_.end()) return "<id>";
+  const std::size_t slot = it->second;
+  freed_[static_cast<int>(requester)].insert(slot);
+  in_flight_.erase(it);
+  return fmt::format("<id@{}>", slot);
+}
+
 std::optional<std::string> Placeholders::rewritten(const Frame& frame) {
   if (frame.exact_bytes) return std::nullopt;
   // A server frame with no member "id" is not a response; with nothing declared, no place of
@@ -91,14 +114,19 @@ std::optional<std::string> Placeholders::rewritten(const Frame& frame) {
   auto parsed = parse_json(frame.json_text(), scope.storage());
   if (!parsed) return std::nullopt;
   json::value& value = *parsed;
-  const FrameRole role = FrameRole::of(frame.dir, classify(value));
+  const Envelope envelope = classify(value);
+  const FrameRole role = FrameRole::of(frame.dir, envelope);
   if (!sort_members_ && masker_.masks_nothing(role)) return std::nullopt;
   Rewrite rewrite{masker_, role, {}};
   rewrite.walk(value, 0, [&](const MaskRule& rule, const json::value& v) {
     // A null id names no request (a parse-error response): it is not a minted value, and a
-    // placeholder there would make the response answer a request (in erase mode every id is
-    // "<id>").
+    // placeholder there could make the response answer a request.
     if (rule.is_id && v.is_null()) return json::value(nullptr);
+    // An erased id keeps which request a response answers (placeholders.hpp).
+    if (rule.is_id && rule.treatment == Treatment::erase) {
+      if (rule.declared >= 0) ++accounting_[static_cast<std::size_t>(rule.declared)].covered;
+      return json::value(json::string(erased_id(frame.dir, envelope.kind, v)));
+    }
     return json::value(json::string(placeholder(rule, v)));
   });
   if (sort_members_) return canonical_json(value);

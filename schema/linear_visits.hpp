@@ -1,6 +1,8 @@
 // valijson's visits that read strings with std::regex, replaced for the adapters msptk
 // validates with: `pattern` (instance strings), `patternProperties` (member names) and
-// `format` (date, time, date-time). std::regex backtracks and recurses once per character, so
+// `format` (date, time, date-time), plus `propertyNames`, whose failure valijson 1.0 reports with
+// no error text (so a failing member name gave no Violation and the frame passed: now it names
+// each member name that fails). std::regex backtracks and recurses once per character, so
 // a long string (tens of thousands of characters) at such a place overflowed the stack. These
 // explicit specializations of ValidationVisitor's members match with schema::Pattern (linear,
 // no recursion on the text: pattern.hpp) and the formats with a hand scan, and otherwise do
@@ -16,8 +18,28 @@
 #include <valijson/adapters/std_string_adapter.hpp>
 #include <valijson/validation_visitor.hpp>
 
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
+
 #include <string>
 #include <string_view>
+
+namespace msptk::schema::detail {
+
+// The error text of a member name that fails `propertyNames`: the name as JSON, cut after 60
+// bytes at a UTF-8 boundary (a name may be a megabyte long).
+inline std::string property_name_error(std::string_view name) {
+  std::size_t cut = name.size();
+  if (cut > 60) {
+    cut = 60;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+  }
+  const std::string shown = boost::json::serialize(boost::json::string(name.substr(0, cut)));
+  return "Member name " + shown + (cut < name.size() ? " (cut)" : "") +
+         " does not validate against the schema under \"propertyNames\"";
+}
+
+}  // namespace msptk::schema::detail
 
 #define MSPTK_LINEAR_VISITS(ADAPTER)                                                                              \
   template <>                                                                                                     \
@@ -35,6 +57,21 @@
     if (problem.empty()) return true;                                                                             \
     if (m_results) m_results->pushError(m_context, problem);                                                      \
     return false;                                                                                                 \
+  }                                                                                                               \
+  template <>                                                                                                     \
+  inline bool ValidationVisitor<ADAPTER>::visit(const constraints::PropertyNamesConstraint& constraint) {         \
+    if ((m_strictTypes && !m_target.isObject()) || !m_target.maybeObject()) return true;                          \
+    bool validated = true;                                                                                        \
+    for (const typename ADAPTER::ObjectMember m : m_target.asObject()) {                                          \
+      adapters::StdStringAdapter name(m.first);                                                                   \
+      ValidationVisitor<adapters::StdStringAdapter> validator(name, m_context, m_strictTypes, nullptr,             \
+                                                              m_regexesCache);                                    \
+      if (validator.validateSchema(*constraint.getSubschema())) continue;                                         \
+      if (!m_results) return false;                                                                               \
+      m_results->pushError(m_context, msptk::schema::detail::property_name_error(m.first));                       \
+      validated = false;                                                                                          \
+    }                                                                                                             \
+    return validated;                                                                                             \
   }                                                                                                               \
   template <>                                                                                                     \
   inline bool ValidationVisitor<ADAPTER>::visit(const constraints::PropertiesConstraint& constraint) {            \
@@ -98,8 +135,9 @@
   }
 
 namespace valijson {
-MSPTK_LINEAR_VISITS(adapters::BoostJsonAdapter)
+// The string adapter first: the other's propertyNames visit instantiates it.
 MSPTK_LINEAR_VISITS(adapters::StdStringAdapter)
+MSPTK_LINEAR_VISITS(adapters::BoostJsonAdapter)
 }  // namespace valijson
 
 #undef MSPTK_LINEAR_VISITS

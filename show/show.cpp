@@ -4,6 +4,7 @@
 #include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/correlator.hpp"
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/text_key.hpp"
@@ -82,9 +83,8 @@ namespace {
 // undecoded (body_scan.hpp); any other line (rawBase64, other spacing or member order) is decoded
 // to find out.
 bool frame_may_name_id(std::string_view text) {
-  constexpr std::string_view kClient = R"({"dir":"client","raw":")", kServer = R"({"dir":"server","raw":")";
-  if (!text.starts_with(kClient) && !text.starts_with(kServer)) return true;
-  return line_may_name_id(text.substr(kClient.size()));
+  if (!canonical_head_dir(text)) return true;
+  return line_may_name_id(text.substr(kCanonicalHeadSize));
 }
 
 // The requests of `file` no later frame answers, by line. Only lines that may name an id are

@@ -2,6 +2,7 @@
 #include "msptk/shrink/segment.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
+#include "msptk/validator/validator.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -18,6 +19,10 @@ struct Facts {
   std::string method;
   std::optional<std::string> id;  // id_key of the id (requests, responses; an invalid frame's, if any)
   bool null_id = false;           // a response with id null
+  // A client frame the server must reject (not a message, or too large), and the id its
+  // rejection may carry besides null.
+  bool rejected = false;
+  std::optional<std::string> rejection_id;
 };
 
 Facts facts_of(const Frame& frame) {
@@ -38,12 +43,32 @@ Facts facts_of(const Frame& frame) {
 
 }  // namespace
 
-Segmentation segment(const std::vector<Frame>& frames) {
+Segmentation segment(const std::vector<Frame>& frames, std::int64_t frame_limit) {
   Segmentation seg;
   seg.frames = frames.size();
   std::vector<Facts> facts;
   facts.reserve(frames.size());
-  for (const Frame& f : frames) facts.push_back(facts_of(f));
+  for (const Frame& f : frames) {
+    Facts fact = facts_of(f);
+    if (f.dir == Direction::client) {
+      // What validate expects a rejection of, in its order: bytes that are not UTF-8 (rawBase64:
+      // a parse error, whatever the size), a frame over the limit (even a well-formed request is
+      // only rejected: in flight for nothing else), a frame that is not a JSON-RPC message.
+      if (f.exact_bytes) {
+        fact.kind = FrameKind::invalid;
+        fact.rejected = true;
+        fact.rejection_id.reset();
+      } else if (static_cast<std::int64_t>(f.raw.size()) > frame_limit) {
+        fact.kind = FrameKind::invalid;
+        fact.rejected = true;
+        fact.rejection_id = too_large_frame_id(f);
+      } else if (fact.kind == FrameKind::invalid) {
+        fact.rejected = true;
+        fact.rejection_id = fact.id;
+      }
+    }
+    facts.push_back(std::move(fact));
+  }
 
   // For each request, the index of its answer (the first response from the other side with its
   // id after it); requests never answered reach to themselves. A client frame that is not a
@@ -56,12 +81,12 @@ Segmentation segment(const std::vector<Frame>& frames) {
   for (std::size_t i = 0; i < frames.size(); ++i) {
     reach[i] = i;
     const Facts& f = facts[i];
-    if (frames[i].dir == Direction::client && f.kind == FrameKind::invalid) {
+    if (f.rejected) {
       rejections.push_back(i);
       continue;
     }
     if (frames[i].dir == Direction::server && f.kind == FrameKind::response && !rejections.empty() &&
-        (f.null_id || facts[rejections.front()].id == f.id)) {
+        (f.null_id || (facts[rejections.front()].rejection_id && facts[rejections.front()].rejection_id == f.id))) {
       reach[rejections.front()] = i;
       rejections.pop_front();
       continue;
@@ -111,8 +136,7 @@ Segmentation segment(const std::vector<Frame>& frames) {
   // is in flight.
   std::size_t open_until = 0;  // frames before this index are inside an open exchange
   for (std::size_t i = seg.handshake_end; i < frames.size(); ++i) {
-    const bool opens = facts[i].kind == FrameKind::request ||
-                       (frames[i].dir == Direction::client && facts[i].kind == FrameKind::invalid);
+    const bool opens = facts[i].kind == FrameKind::request || facts[i].rejected;
     const bool starts = opens && i >= open_until;
     if (seg.units.empty() || (starts && seg.units.back().begin != i)) seg.units.push_back(Unit{i, i + 1});
     seg.units.back().end = i + 1;

@@ -303,7 +303,7 @@ Result<ShrinkResult> shrink_scenario(const ShrinkOptions& options, CandidateRunn
   if (!scenario) return scenario.error();
   auto frames = read_transcript(scenario->files.transcript);
   if (!frames) return frames.error();
-  const Segmentation seg = segment(*frames);
+  const Segmentation seg = segment(*frames, scenario->manifest.frame_limit_bytes);
 
   ShrinkResult result;
   result.frames_before = frames->size();

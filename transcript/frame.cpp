@@ -3,7 +3,6 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 
@@ -20,7 +19,7 @@ std::optional<Direction> parse_direction(std::string_view text) {
 }
 
 std::string_view Frame::json_text() const {
-  std::string_view text = raw;
+  std::string_view text = wire_bytes();
   if (dir == Direction::client && !text.empty() && text.back() == '\r') text.remove_suffix(1);
   return text;
 }
@@ -45,27 +44,6 @@ std::string_view to_string(FrameKind kind) {
   }
   return "invalid";
 }
-
-namespace {
-
-// An id that is a number is an integer of at most 64 bits BY VALUE, however it is spelled:
-// 1000, 1e3 and 1000.0 are the same JSON number (the canonical form writes all three as 1000),
-// so they must classify alike; 1.5, 1e400 and 30-digit integers are not integers of 64 bits.
-bool is_integer_id(const json::value& id) {
-  if (id.is_int64() || id.is_uint64()) return true;
-  if (!is_json_number(id)) return false;
-  const std::string text = canonical_number_text(id);
-  if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return false;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  std::int64_t i = 0;
-  if (auto [p, ec] = std::from_chars(first, last, i); ec == std::errc() && p == last) return true;
-  std::uint64_t u = 0;
-  auto [p, ec] = std::from_chars(first, last, u);
-  return ec == std::errc() && p == last;
-}
-
-}  // namespace
 
 bool may_name_id(std::string_view json_text) {
   return json_text.find("\"id\"") != std::string_view::npos || json_text.find("\\u") != std::string_view::npos;
@@ -99,7 +77,7 @@ Envelope classify(const json::value& message) {
     env.problem = "missing \"jsonrpc\":\"2.0\"";
     return env;
   }
-  if (id && !(is_json_string(*id) || is_integer_id(*id) || id->is_null())) {
+  if (id && !(is_json_string(*id) || is_json_integer(*id) || id->is_null())) {
     env.problem = is_json_number(*id) ? "id must be an integer (of at most 64 bits), a string or null"
                                       : "id must be an integer, a string or null";
     return env;
@@ -141,7 +119,7 @@ Envelope classify(const json::value& message) {
       return env;
     }
     const json::value* code = eobj->if_contains("code");
-    if (!code || !(code->is_int64() || code->is_uint64())) {
+    if (!code || !is_json_integer(*code)) {
       env.problem = "error.code must be an integer";
       return env;
     }

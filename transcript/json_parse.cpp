@@ -491,6 +491,41 @@ std::string number_text(const json::value& v) {
   return {};
 }
 
+namespace {
+
+// The canonical text of an integer-valued number, empty when v is not one.
+std::string integer_text(const json::value& v) {
+  if (!is_json_number(v)) return {};
+  std::string text = canonical_number_text(v);
+  if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return {};
+  return text;
+}
+
+}  // namespace
+
+bool is_json_integer(const json::value& v) {
+  if (v.is_int64() || v.is_uint64()) return true;
+  const std::string text = integer_text(v);
+  if (text.empty()) return false;
+  const char* last = text.data() + text.size();
+  std::int64_t i = 0;
+  if (auto [p, ec] = std::from_chars(text.data(), last, i); ec == std::errc() && p == last) return true;
+  std::uint64_t u = 0;
+  auto [p, ec] = std::from_chars(text.data(), last, u);
+  return ec == std::errc() && p == last;
+}
+
+std::optional<std::int64_t> json_int64(const json::value& v) {
+  if (v.is_int64()) return v.get_int64();
+  if (v.is_uint64()) return std::nullopt;  // beyond int64: Boost.JSON holds smaller ones as int64
+  const std::string text = integer_text(v);
+  if (text.empty()) return std::nullopt;
+  const char* last = text.data() + text.size();
+  std::int64_t i = 0;
+  if (auto [p, ec] = std::from_chars(text.data(), last, i); ec == std::errc() && p == last) return i;
+  return std::nullopt;
+}
+
 std::string canonical_number_text(const json::value& v) {
   if (v.is_int64()) return fmt::format("{}", v.get_int64());
   if (v.is_uint64()) return fmt::format("{}", v.get_uint64());

@@ -134,8 +134,6 @@ bool escape(LineBuffer& out, std::string_view bytes) {
   return true;
 }
 
-constexpr std::string_view kClientHead = R"({"dir":"client","raw":")";
-constexpr std::string_view kServerHead = R"({"dir":"server","raw":")";
 
 }  // namespace
 
@@ -145,14 +143,14 @@ bool append_escaped_utf8_scalar(LineBuffer& out, std::string_view bytes) { retur
 
 bool append_canonical_line(LineBuffer& out, Direction dir, std::string_view bytes) {
   const std::size_t start = out.size();
-  out.append(dir == Direction::client ? kClientHead : kServerHead);
+  out.append(dir == Direction::client ? kCanonicalClientHead : kCanonicalServerHead);
   if (append_escaped_utf8(out, bytes)) {
     out.append("\"}\n");
     return true;
   }
   // Not UTF-8: the general path (rare).
   out.truncate(start);
-  std::string line(dir == Direction::client ? kClientHead : kServerHead);
+  std::string line(dir == Direction::client ? kCanonicalClientHead : kCanonicalServerHead);
   append_json_escaped(line, lossy_utf8(bytes));
   line += R"(","rawBase64":")";
   line += base64_encode(bytes);

@@ -137,28 +137,21 @@ std::optional<Result<Frame>> TranscriptReader::next() {
 namespace {
 
 std::optional<Frame> canonical_frame(std::string_view text, std::size_t line, bool decode, std::string* storage) {
-  static constexpr std::string_view kClient = R"({"dir":"client","raw":")";
-  static constexpr std::string_view kServer = R"({"dir":"server","raw":")";
-  static_assert(kClient.size() == kServer.size());
+  const std::optional<Direction> dir = canonical_head_dir(text);
+  if (!dir) return std::nullopt;
   Frame frame;
-  if (text.starts_with(kClient)) {
-    frame.dir = Direction::client;
-  } else if (text.starts_with(kServer)) {
-    frame.dir = Direction::server;
-  } else {
-    return std::nullopt;
-  }
+  frame.dir = *dir;
   if (!decode) {
-    const std::size_t close = scan_canonical_body(text, kClient.size(), nullptr, nullptr);
+    const std::size_t close = scan_canonical_body(text, kCanonicalHeadSize, nullptr, nullptr);
     if (close == std::string_view::npos || text.substr(close + 1) != "}") return std::nullopt;
     frame.line = line;
     return frame;
   }
   // Decoded in place: the body never decodes longer than it is written.
   std::string raw = storage ? std::move(*storage) : std::string();
-  raw.resize(text.size() - kClient.size());
+  raw.resize(text.size() - kCanonicalHeadSize);
   std::size_t written = 0;
-  const std::size_t close = scan_canonical_body(text, kClient.size(), raw.data(), &written);
+  const std::size_t close = scan_canonical_body(text, kCanonicalHeadSize, raw.data(), &written);
   if (close == std::string_view::npos || text.substr(close + 1) != "}") {
     if (storage) *storage = std::move(raw);
     return std::nullopt;

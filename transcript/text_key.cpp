@@ -55,14 +55,8 @@ inline const char* find_special_scalar(const char* p, const char* end) {
 struct EscapeTable {
   char decoded[256];
   constexpr EscapeTable() : decoded() {
-    decoded['"'] = '"';
-    decoded['\\'] = '\\';
-    decoded['/'] = '/';
-    decoded['b'] = '\b';
-    decoded['f'] = '\f';
-    decoded['n'] = '\n';
-    decoded['r'] = '\r';
-    decoded['t'] = '\t';
+    for (const char* pair : {"\"\"", "\\\\", "//", "b\b", "f\f", "n\n", "r\r", "t\t"})
+      decoded[static_cast<unsigned char>(pair[0])] = pair[1];
   }
 };
 constexpr EscapeTable kEscapes;

@@ -5,6 +5,7 @@
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/redaction.hpp"
 #include "msptk/transcript/writer.hpp"
+#include "msptk/validator/validator.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -74,7 +75,7 @@ const json::object* error_of(const json::value& value) {
 std::int64_t error_code(const json::value& value) {
   const json::object* error = error_of(value);
   const json::value* code = error ? error->if_contains("code") : nullptr;
-  return code && code->is_int64() ? code->get_int64() : 0;
+  return code ? json_int64(*code).value_or(0) : 0;
 }
 
 const json::value* error_data(const json::value& value, std::string_view member) {
@@ -135,9 +136,7 @@ void TranscriptChecker::check_frame(const Frame& frame) {
   if (size > ctx_.frame_limit) {
     const std::string what = fmt::format("is {} bytes, over serverConfig.frameLimitBytes {}", size, ctx_.frame_limit);
     if (client) {
-      auto value = parse_json(frame.json_text());
-      expect_rejection(frame, "frame.too-large", what, Expect::too_large,
-                       value ? id_of(*value) : id_from_prefix(frame.raw));
+      expect_rejection(frame, "frame.too-large", what, Expect::too_large, too_large_frame_id(frame));
       return;
     }
     add(Severity::error, frame.line, "frame.too-large", "server frame " + what);
@@ -466,11 +465,12 @@ bool TranscriptChecker::check_error(const Frame& frame, const json::value& value
   if (bundle.has(kErrorObject)) checked = validate_part(frame, &kErrorObject, error, "error", "error response");
   if (!bundle.has_error_table()) return checked;
   const json::value* code = error.get_object().if_contains("code");
-  if (!code || !code->is_int64()) return checked;  // frame.error says so
-  const schema::ErrorEntry* entry = bundle.error(code->get_int64());
+  const std::optional<std::int64_t> code_value = code ? json_int64(*code) : std::nullopt;
+  if (!code_value) return checked;  // frame.error says so
+  const schema::ErrorEntry* entry = bundle.error(*code_value);
   if (!entry) {
     add(ctx_.sdk_tolerance ? Severity::note : Severity::warning, frame.line, "frame.unknown-error-code",
-        fmt::format("error code {} is not in the schema bundle's errors table", code->get_int64()));
+        fmt::format("error code {} is not in the schema bundle's errors table", *code_value));
     return true;
   }
   if (entry->kind.empty()) return true;
@@ -535,6 +535,15 @@ std::size_t check_transcript_file(const TranscriptContext& ctx, std::vector<Find
 }
 
 }  // namespace msptk::detail
+
+namespace msptk {
+
+std::optional<std::string> too_large_frame_id(const Frame& frame) {
+  auto value = parse_json(frame.json_text());
+  return value ? detail::id_of(*value) : detail::id_from_prefix(frame.raw);
+}
+
+}  // namespace msptk
 
 namespace msptk {
 

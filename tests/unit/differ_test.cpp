@@ -10,6 +10,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include <limits>
 #include <random>
 #include <set>
 #include <sstream>
@@ -231,6 +232,23 @@ TEST(Signature, ContentKeyIgnoresMemberOrderAndMaskedValues) {
             key(R"({"jsonrpc":"2.0","method":"a","params":{"n":1}})"));
   EXPECT_NE(key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[1,2]}})"),
             key(R"({"jsonrpc":"2.0","method":"a","params":{"n":[2,1]}})"));
+}
+
+// A whole number as a double keys as the integer of that value; one beyond both integer ranges
+// keys by its bits (a fuzz finding: converting it to int64 was undefined behaviour).
+TEST(Signature, WholeDoublesKeyAsTheirIntegersAndHugeOnesAreDefined) {
+  Masker m(spec_of({}));
+  auto key = [&](json::value n) {
+    json::value v = {{"jsonrpc", "2.0"}, {"method", "a"}, {"params", {{"n", n}}}};
+    return content_key(m, FrameRole::of(Direction::server, classify(v)), v);
+  };
+  EXPECT_EQ(key(json::value(-3.0)), key(json::value(std::int64_t{-3})));
+  EXPECT_EQ(key(json::value(9223372036854775808.0)), key(json::value(std::uint64_t{9223372036854775808ULL})));
+  EXPECT_EQ(key(json::value(-9223372036854775808.0)), key(json::value(std::numeric_limits<std::int64_t>::min())));
+  for (double huge : {1.8446744073709552e19, -3.11845e21, 6.814e25, 1e308, -1e308}) {
+    EXPECT_EQ(key(json::value(huge)), key(json::value(huge))) << huge;
+    EXPECT_NE(key(json::value(huge)), key(json::value(huge / 2))) << huge;
+  }
 }
 
 // A role in which nothing is masked keys its frames without asking the mask anything: the same

@@ -208,6 +208,30 @@ TEST(Placeholders, ANullIdStaysNull) {
   }
 }
 
+// Erased ids keep the pairing (a fuzz finding: as "<id>" everywhere, a response answered the
+// oldest request in flight): the lowest free number per sender, a response takes its request's,
+// a duplicate id in flight shares it, a response to no request gets "<id>".
+TEST(Placeholders, ErasedIdsKeepWhichRequestAResponseAnswers) {
+  Placeholders p(Masker(spec_of({"id"}, MaskMode::erase)));
+  auto id_of = [&](Direction dir, const std::string& json) {
+    auto value = boost::json::parse(p.rewrite(frame(dir, json)));
+    return std::string(value.as_object().at("id").as_string());
+  };
+  const auto c = Direction::client, s = Direction::server;
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":10,"method":"a"})"), "<id@1>");
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":"x","method":"b"})"), "<id@2>");
+  EXPECT_EQ(id_of(s, R"({"jsonrpc":"2.0","id":10,"method":"approval/request"})"), "<id@1>");  // its own numbers
+  EXPECT_EQ(id_of(s, R"({"jsonrpc":"2.0","id":"x","result":{}})"), "<id@2>");    // out of order
+  EXPECT_EQ(id_of(s, R"({"jsonrpc":"2.0","id":99,"result":{}})"), "<id>");       // answers nothing
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":11,"method":"c"})"), "<id@2>");    // 2 is free again
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":11,"method":"d"})"), "<id@2>");    // a duplicate in flight
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":10,"result":{}})"), "<id@1>");     // answers the server's
+  EXPECT_EQ(id_of(s, R"({"jsonrpc":"2.0","id":10,"result":{}})"), "<id@1>");
+  EXPECT_EQ(id_of(s, R"({"jsonrpc":"2.0","id":10,"result":{}})"), "<id>");       // answered already
+  EXPECT_EQ(id_of(c, R"({"jsonrpc":"2.0","id":"y","method":"e"})"), "<id@1>");
+  EXPECT_EQ(p.accounting()[0].covered, 11u);
+}
+
 // With nothing declared, a server frame that cannot hold a member "id" is kept unparsed (issue
 // 12): the shortcut must still see every spelling of "id", and give what the walk gives.
 TEST(Placeholders, KeepsUnparsedOnlyServerFramesWithoutAMemberId) {

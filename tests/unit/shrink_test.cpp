@@ -104,6 +104,37 @@ TEST(Shrink, TheHandshakeReachesTheFirstInitializedWhereverItIs) {
   EXPECT_EQ(seg.units[0], (Unit{4, 6}));
 }
 
+// A client frame over serverConfig.frameLimitBytes is only rejected, even a well-formed request:
+// validate pairs it with the next server response with id null (a parse error) or with its id
+// (inputTooLarge), and so does the segmentation, which is given the manifest's limit.
+TEST(Shrink, AnOversizedClientFrameStaysWithItsRejection) {
+  const Frame big = request(Direction::client, 7, std::string(300, 'x'));
+  const Frame parse_error = frame(Direction::server, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}})");
+  const Frame too_large =
+      frame(Direction::server, R"({"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"too large","data":{"limitBytes":200}}})");
+  for (const Frame& rejection : {parse_error, too_large}) {
+    std::vector<Frame> g = handshake();
+    g.push_back(big);                                 // 3
+    g.push_back(request(Direction::client, 2, "a"));  // 4
+    g.push_back(rejection);                           // 5 (before any later request's answer)
+    g.push_back(response(Direction::server, 2));      // 6
+    g.push_back(request(Direction::client, 3, "b"));  // 7
+    g.push_back(response(Direction::server, 3));      // 8
+    const Segmentation seg = segment(g, 200);
+    ASSERT_EQ(seg.units.size(), 2u) << rejection.raw;
+    EXPECT_EQ(seg.units[0], (Unit{3, 7})) << rejection.raw;
+    EXPECT_EQ(seg.units[1], (Unit{7, 9})) << rejection.raw;
+    // The scenario and every candidate validate under that limit.
+    for (const Finding& finding : validate_frames(g, 200))
+      EXPECT_NE(finding.severity, Severity::error) << finding.rule << ": " << finding.message;
+    for (const std::vector<std::size_t>& units : {std::vector<std::size_t>{0}, {1}, {0, 1}, {}})
+      for (const Finding& finding : validate_frames(candidate_frames(g, seg, units), 200))
+        EXPECT_NE(finding.severity, Severity::error) << finding.rule << ": " << finding.message;
+    // Under the default limit the request is an exchange with no answer of its own.
+    EXPECT_EQ(segment(g).units.size(), rejection.raw == too_large.raw ? 2u : 3u) << rejection.raw;
+  }
+}
+
 class Predicate final : public Oracle {
  public:
   explicit Predicate(std::function<bool(const std::vector<std::size_t>&)> p) : p_(std::move(p)) {}

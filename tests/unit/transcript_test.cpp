@@ -147,6 +147,36 @@ TEST(Frame, NumberIdsAreIntegersByValue) {
   EXPECT_EQ(id_key(*parse_json("\"1000\"")), "\"1000\"");
 }
 
+// So is an error code (a fuzz finding: -327e00 made a response invalid that --sort-members,
+// writing it as -327, made valid), and validate reads its value whatever the spelling.
+TEST(Frame, ErrorCodesAreIntegersByValue) {
+  auto kind_of = [](const std::string& code) {
+    auto v = parse_json(R"({"jsonrpc":"2.0","id":null,"error":{"code":)" + code + R"(,"message":"m"}})");
+    return classify(*v).kind;
+  };
+  for (const char* code : {"-32700", "-327e2", "-32700.0", "-327e00", "18446744073709551615"})
+    EXPECT_EQ(kind_of(code), FrameKind::response) << code;
+  for (const char* code : {"-32700.5", "1e400", "\"-32700\"", "123456789012345678901234567890"})
+    EXPECT_EQ(kind_of(code), FrameKind::invalid) << code;
+  EXPECT_EQ(json_int64(*parse_json("-327e2")), -32700);
+  EXPECT_EQ(json_int64(*parse_json("18446744073709551615")), std::nullopt);
+  EXPECT_TRUE(is_json_integer(*parse_json("18446744073709551615")));
+}
+
+// A rawBase64 line's frame is its bytes: its lossy `raw` is never parsed in their place (a fuzz
+// finding: `"rawBase64":""` beside a JSON `raw` was a request to the differ, while normalize
+// wrote the empty bytes, so the normalized transcript lost a request).
+TEST(Frame, ARawBase64FrameIsItsBytes) {
+  auto line = parse_transcript_line(R"({"dir":"server","raw":"{\"jsonrpc\":\"2.0\",\"method\":\"m\"}","rawBase64":""})", "t", 1);
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->json_text(), "");
+  EXPECT_FALSE(line->parse("t").has_value());
+  auto lossy = parse_transcript_line(R"({"dir":"client","raw":"{\"a\":\"�\"}\r","rawBase64":"eyJhIjoi/yJ9DQ=="})", "t", 2);
+  ASSERT_TRUE(lossy.has_value());
+  EXPECT_EQ(lossy->json_text(), "{\"a\":\"\xff\"}");
+  EXPECT_FALSE(lossy->parse("t").has_value());  // not UTF-8: not JSON, whatever raw says
+}
+
 TEST(Frame, ClassifiesEnvelopes) {
   auto kind = [](const char* text) { return classify(boost::json::parse(text)); };
   EXPECT_EQ(kind(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})").kind, FrameKind::request);

@@ -8,12 +8,16 @@
 // answers overlap are one unit) — followed by the notifications up to the next request that
 // starts with nothing in flight. Units are contiguous, disjoint, in wire order, and cover every
 // frame after the handshake, so any subset of units, in order, after the handshake keeps every
-// id paired (no response without its request, no request losing its answer).
+// id paired (no response without its request, no request losing its answer). A client frame
+// the server must reject — not a JSON-RPC message, or over `frame_limit` bytes (the manifest's
+// serverConfig.frameLimitBytes) — is paired with its rejection as validate pairs them.
 #pragma once
 
 #include "msptk/transcript/frame.hpp"
+#include "msptk/transcript/manifest.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace msptk::shrink {
@@ -31,7 +35,7 @@ struct Segmentation {
   std::size_t frames = 0;  // all frames
 };
 
-Segmentation segment(const std::vector<Frame>& frames);
+Segmentation segment(const std::vector<Frame>& frames, std::int64_t frame_limit = kDefaultFrameLimitBytes);
 
 // The frames of the handshake and of the units listed (indexes into seg.units, increasing), in
 // wire order.

@@ -35,7 +35,8 @@ struct Frame {
   // The bytes that travelled on the wire (exact_bytes when present, else raw).
   const std::string& wire_bytes() const { return exact_bytes ? *exact_bytes : raw; }
 
-  // The JSON text of the message: raw without the trailing CR a client may send.
+  // The JSON text of the message: its wire bytes without the trailing CR a client may send. A
+  // rawBase64 frame is its bytes (not valid UTF-8, so never JSON), never its lossy `raw`.
   std::string_view json_text() const;
 
   // Parses json_text(); the error names `file` and this frame's line.

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -179,6 +180,14 @@ std::string number_text(const boost::json::value& v);
 // 30-digit integers give their digits). Two numbers have equal values exactly when their
 // canonical texts are equal. Empty for non-numbers.
 std::string canonical_number_text(const boost::json::value& v);
+
+// A number that is an integer BY VALUE, however it is spelled (1000, 1e3 and 1000.0 are one JSON
+// number: the canonical form writes all three as 1000), within int64 or uint64; 1.5, 1e400 and
+// 30-digit integers are not. JSON-RPC ids and error codes are integers in this sense, so a frame
+// classifies the same before and after canonical writing.
+bool is_json_integer(const boost::json::value& v);
+// The value of such an integer when it fits in int64.
+std::optional<std::int64_t> json_int64(const boost::json::value& v);
 
 // Equality of two number values by exact value (integers of any length exactly, other numbers
 // by their decimal value, never through a rounded double). False when either is not a number.

@@ -15,9 +15,23 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace msptk {
+
+// The head of every canonical line, before the escaped raw; the same length for both directions.
+inline constexpr std::string_view kCanonicalClientHead = R"({"dir":"client","raw":")";
+inline constexpr std::string_view kCanonicalServerHead = R"({"dir":"server","raw":")";
+inline constexpr std::size_t kCanonicalHeadSize = kCanonicalClientHead.size();
+static_assert(kCanonicalServerHead.size() == kCanonicalHeadSize);
+
+// The direction of a line that starts with a canonical head (nullopt when it does not).
+inline std::optional<Direction> canonical_head_dir(std::string_view line) {
+  if (line.starts_with(kCanonicalClientHead)) return Direction::client;
+  if (line.starts_with(kCanonicalServerHead)) return Direction::server;
+  return std::nullopt;
+}
 
 class LineBuffer {
  public:

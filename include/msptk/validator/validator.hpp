@@ -52,6 +52,12 @@ ScenarioReport validate_scenario(const std::filesystem::path& path, const Valida
 // shrink's fuzz target checks every candidate with it, without writing files).
 std::vector<Finding> validate_frames(const std::vector<Frame>& frames, std::int64_t frame_limit = kDefaultFrameLimitBytes);
 
+// The id by which a server may reject a client frame over serverConfig.frameLimitBytes with
+// inputTooLarge (seed 000): the frame's `id` (a string or an integer) when the frame is JSON, else
+// the first `"id":` member of its bytes holding one. validate pairs the rejection with the frame
+// by it (or by a null id), and so does msptk shrink's segmentation.
+std::optional<std::string> too_large_frame_id(const Frame& frame);
+
 // Reads the "fingerprint" member of a stable bundle manifest (stable/manifest.json).
 Result<std::string> read_stable_fingerprint(const std::filesystem::path& file);
 
