@@ -16,9 +16,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The option's index-th check, null past the last (CLI11 2.1 throws there).
+const CLI::Validator* validator_at(const CLI::Option& option, int index) {
+  try {
+    return const_cast<CLI::Option&>(option).get_validator(index);  // CLI11 2.1 has no const overload
+  } catch (const CLI::OptionNotFound&) {
+    return nullptr;
+  }
+}
+
 constexpr std::string_view kPrefix = "msptk:";
 
-std::string quoted(const std::string& value) { return "'" + display_text(value) + "'"; }
+std::string in_quotes(const std::string& value) { return "'" + display_text(value) + "'"; }
 
 std::string range_text(std::int64_t min, std::int64_t max) {
   if (max == std::numeric_limits<std::int64_t>::max()) return fmt::format("a whole number of at least {}", min);
@@ -32,11 +41,11 @@ CLI::Validator number_check(std::int64_t min, std::int64_t max) {
       [min, max](std::string& value) -> std::string {
         if (value.empty()) return "an empty value: expected " + range_text(min, max);
         const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!digits) return quoted(value) + " is not " + range_text(min, max);
+        if (!digits) return in_quotes(value) + " is not " + range_text(min, max);
         std::int64_t n = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
         if (ec != std::errc() || end != value.data() + value.size() || n < min || n > max)
-          return quoted(value) + " is not " + range_text(min, max);
+          return in_quotes(value) + " is not " + range_text(min, max);
         return {};
       },
       "", std::string(kPrefix) + "number>=" + std::to_string(min));
@@ -53,7 +62,7 @@ CLI::Validator file_check() {
       [](std::string& value) -> std::string {
         if (value.empty()) return "an empty value: a file is expected";
         std::error_code ec;
-        if (fs::is_directory(value, ec)) return quoted(value) + " is a folder: a file is expected";
+        if (fs::is_directory(value, ec)) return in_quotes(value) + " is a folder: a file is expected";
         return {};
       },
       "", std::string(kPrefix) + "file");
@@ -64,7 +73,7 @@ CLI::Validator folder_check() {
       [](std::string& value) -> std::string {
         if (value.empty()) return "an empty value: a folder is expected";
         std::error_code ec;
-        if (fs::exists(value, ec) && !fs::is_directory(value, ec)) return quoted(value) + " is not a folder";
+        if (fs::exists(value, ec) && !fs::is_directory(value, ec)) return in_quotes(value) + " is not a folder";
         return {};
       },
       "", std::string(kPrefix) + "folder");
@@ -78,9 +87,8 @@ CLI::Validator path_check() {
 
 std::string value_kind(const CLI::Option& option) {
   if (option.get_type_size() == 0) return "";
-  auto& mutable_option = const_cast<CLI::Option&>(option);  // CLI11 2.1 has no const get_validator
   for (int i = 0;; ++i) {
-    const CLI::Validator* validator = mutable_option.get_validator(i);
+    const CLI::Validator* validator = validator_at(option, i);
     if (!validator) break;
     const std::string& name = validator->get_name();
     if (name.rfind(kPrefix, 0) == 0) return name.substr(kPrefix.size());
@@ -95,7 +103,7 @@ void finish_options(CLI::App& sub) {
     if (!option->nonpositional() && option->get_name(true) == "HOST") takes_command = true;
   for (CLI::Option* option : sub.get_options()) {
     if (!option->nonpositional() || option->get_type_size() == 0) continue;
-    if (option->get_validator(0) == nullptr) option->check(text_check());
+    if (validator_at(*option, 0) == nullptr) option->check(text_check());
     if (takes_command && option->get_items_expected_max() > 1) option->allow_extra_args(false);
   }
 }

@@ -5,6 +5,7 @@
 // SCRIPT (script/); --check only checks SCRIPT. A step that cannot complete is SCRIPT:LINE and
 // exit 1 (3 when the host closed its output), the recording so far kept.
 #include "environment_options.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/normalizer/path.hpp"
