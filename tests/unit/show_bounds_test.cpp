@@ -13,6 +13,7 @@
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/reader.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -23,6 +24,8 @@ namespace msptk {
 namespace {
 
 namespace fs = std::filesystem;
+using test::TempDir;
+using test::write_text;
 
 std::string repeat(std::string_view item, std::size_t n, std::string_view sep = ",") {
   std::string out;
@@ -113,7 +116,7 @@ TEST(ShowPrune, ShowsAResponseOfMillionsOfNumbersWithItsSummary) {
   write_text(dir / "t.ndjson", file);
   std::ostringstream out;
   show::TextRenderer text(out, {});
-  auto totals = show::show_transcript({dir / "t.ndjson", {}}, {}, text);
+  auto totals = show::show_transcript(show::ShowTarget{dir / "t.ndjson", {}}, show::ShowOptions{}, text);
   ASSERT_TRUE(totals) << totals.error().render();
   EXPECT_EQ(totals->count(show::RowKind::response), 1u);
   EXPECT_TRUE(totals->unanswered.empty());
@@ -121,7 +124,7 @@ TEST(ShowPrune, ShowsAResponseOfMillionsOfNumbersWithItsSummary) {
 }
 
 TEST(PrettyLines, ALineAtATimeIsPrettyJsonsLayout) {
-  for (std::string text : {R"({"a":[1,{"b":"c"},[]],"d":{},"e":"\u00e9"})", std::string("[[[[1]]]]"), std::string("7"),
+  for (std::string text : {std::string(R"({"a":[1,{"b":"c"},[]],"d":{},"e":"\u00e9"})"), std::string("[[[[1]]]]"), std::string("7"),
                            std::string(R"( { "x" : [ 1 , 2 ] } )")}) {
     std::string joined;
     EXPECT_TRUE(for_each_pretty_line(text, 10000, [&](std::size_t depth, std::string_view line) {
