@@ -85,8 +85,10 @@ CLI::Validator path_check() {
       "", std::string(kPrefix) + "path");
 }
 
+bool takes_value(const CLI::Option& option) { return option.get_expected_max() != 0; }
+
 std::string value_kind(const CLI::Option& option) {
-  if (option.get_type_size() == 0) return "";
+  if (!takes_value(option)) return "";
   for (int i = 0;; ++i) {
     const CLI::Validator* validator = validator_at(option, i);
     if (!validator) break;
@@ -102,7 +104,7 @@ void finish_options(CLI::App& sub) {
   for (const CLI::Option* option : sub.get_options())
     if (!option->nonpositional() && option->get_name(true) == "HOST") takes_command = true;
   for (CLI::Option* option : sub.get_options()) {
-    if (!option->nonpositional() || option->get_type_size() == 0) continue;
+    if (!option->nonpositional() || !takes_value(*option)) continue;
     if (validator_at(*option, 0) == nullptr) option->check(text_check());
     if (takes_command && option->get_items_expected_max() > 1) option->allow_extra_args(false);
   }

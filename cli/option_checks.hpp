@@ -31,6 +31,9 @@ CLI::Validator file_check();
 CLI::Validator folder_check();
 CLI::Validator path_check();
 
+// Whether `option` takes a value (a flag takes none).
+bool takes_value(const CLI::Option& option);
+
 // The kind of value `option` takes: "number>=0", "number>=1", "text", "file", "folder", "path",
 // "choice" (an IsMember check), "" for a flag or an option with another check.
 std::string value_kind(const CLI::Option& option);

@@ -79,18 +79,26 @@ TEST(ShowPrune, APrunedFrameHasTheEnvelopeAndSummaryOfTheWholeOne) {
                  for (int i = 0; i < 3000; ++i) members += (i ? "," : "") + fmt::format(R"("m{}":{})", i, i);
                  return members;
                }() + "}}",
-           std::string(R"({"jsonrpc":"2.0","id":8,"result":)") + repeat("[", 9) + "1" + repeat("]", 9) + "}",
-           std::string(R"({"jsonrpc":"2.0","id":9,"result":)") + repeat("[", 2000) + repeat("]", 2000) + "}",
+           std::string(R"({"jsonrpc":"2.0","id":8,"result":)") + repeat("[", 9, "") + "1" + repeat("]", 9, "") + "}",
+           std::string(R"({"jsonrpc":"2.0","id":9,"result":)") + repeat("[", 2000, "") + repeat("]", 2000, "") + "}",
            std::string(R"( { "jsonrpc" : "2.0" , "id" : 10 , "result" : [ 1 , "two" , { } , [ ] , null ] } )"),
-           std::string(R"({"jsonrpc":"2.0","id":11,"result":"")") + repeat("x", 100000, "") + "\"}",
+           std::string(R"({"jsonrpc":"2.0","id":11,"result":")") + repeat("x", 100000, "") + "\"}",
        })
     expect_same_as_pruned(text);
 }
 
 TEST(ShowPrune, EveryFrameOfARecordedSessionIsSummarizedTheSame) {
-  auto frames = read_transcript(fs::path(MSPTK_SOURCE_DIR) / "tests/golden/show/session/transcript.ndjson");
-  ASSERT_TRUE(frames);
-  for (const Frame& frame : *frames) expect_same_as_pruned(std::string(frame.json_text()));
+  auto reader = TranscriptReader::open(fs::path(MSPTK_SOURCE_DIR) / "tests/golden/show/session/transcript.ndjson");
+  ASSERT_TRUE(reader);
+  std::size_t frames = 0;
+  while (auto item = reader->next()) {
+    if (!*item) continue;  // a line that is not a frame
+    const std::string text((*item)->json_text());
+    if (!parse_json(text)) continue;  // a frame that is not JSON: its row says so, nothing is pruned
+    expect_same_as_pruned(text);
+    ++frames;
+  }
+  EXPECT_GT(frames, 20u);
 }
 
 TEST(ShowPrune, APrunedTextDoesNotGrowWithTheFramesCountOfValues) {
@@ -120,7 +128,10 @@ TEST(ShowPrune, ShowsAResponseOfMillionsOfNumbersWithItsSummary) {
   ASSERT_TRUE(totals) << totals.error().render();
   EXPECT_EQ(totals->count(show::RowKind::response), 1u);
   EXPECT_TRUE(totals->unanswered.empty());
-  EXPECT_NE(out.str().find("status=\"ok\" values[0]=7 values[1]=7"), std::string::npos) << out.str();
+  // The summary's first 64 values are all elements of `values`: `status` comes after them.
+  EXPECT_NE(out.str().find("↳ list/values"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("values[0]=7 values[1]=7 values[2]=7"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("values[23]=7 …"), std::string::npos) << out.str();
 }
 
 TEST(PrettyLines, ALineAtATimeIsPrettyJsonsLayout) {
