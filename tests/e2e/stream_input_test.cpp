@@ -84,6 +84,9 @@ class StreamInputE2E : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("msptk-stream-input-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
+    // A clean transcript (every line a frame) outside its scenario folder: read alone, as a stream is.
+    clean_ = dir_ / "clean.ndjson";
+    fs::copy_file(fs::path(MSPTK_SOURCE_DIR) / "corpus/framing-cr-terminated-client-frames/transcript.ndjson", clean_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -120,27 +123,28 @@ class StreamInputE2E : public ::testing::Test {
     return runs;
   }
 
-  // A verb that reads its input once: the same exit and output as from the file, the input's name aside.
+  // A verb that reads its input once: the same exit, output and errors as from the file, the
+  // input's name aside.
   void expect_read_once(const std::vector<std::string>& args, const fs::path& file) {
     const Runs runs = run_all(args, file);
-    ASSERT_FALSE(runs.file.out.empty()) << runs.file.err;
-    const std::string expected = replace_all(runs.file.out, file.string(), "INPUT");
+    ASSERT_FALSE(runs.file.out.empty() && runs.file.err.empty());
+    const std::string expected = replace_all(runs.file.out + "\n--\n" + runs.file.err, file.string(), "INPUT");
     for (const auto& [name, run, input] : {std::tuple{"pipe", &runs.pipe, std::string("/dev/stdin")},
                                            std::tuple{"fifo", &runs.fifo, runs.fifo_path},
                                            std::tuple{"<(...)", &runs.substitution, std::string("/dev/fd/")}}) {
       EXPECT_FALSE(run->timed_out) << name;
       EXPECT_EQ(run->exit.code, runs.file.exit.code) << name << ": " << run->err;
-      std::string out = run->out;
+      std::string seen = run->out + "\n--\n" + run->err;
       if (name == std::string("<(...)")) {  // /dev/fd/63: its number is bash's
-        for (std::size_t at; (at = out.find("/dev/fd/")) != std::string::npos;) {
+        for (std::size_t at; (at = seen.find("/dev/fd/")) != std::string::npos;) {
           std::size_t end = at + 8;
-          while (end < out.size() && std::isdigit(static_cast<unsigned char>(out[end]))) ++end;
-          out.replace(at, end - at, "INPUT");
+          while (end < seen.size() && std::isdigit(static_cast<unsigned char>(seen[end]))) ++end;
+          seen.replace(at, end - at, "INPUT");
         }
       } else {
-        out = replace_all(out, input, "INPUT");
+        seen = replace_all(seen, input, "INPUT");
       }
-      EXPECT_EQ(out, expected) << name;
+      EXPECT_EQ(seen, expected) << name << " " << args.front();
     }
   }
 
@@ -159,7 +163,7 @@ class StreamInputE2E : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
+  fs::path dir_, clean_;
 };
 
 TEST_F(StreamInputE2E, ShowRefusesAStreamItWouldReadTwice) {
@@ -168,14 +172,13 @@ TEST_F(StreamInputE2E, ShowRefusesAStreamItWouldReadTwice) {
 }
 
 TEST_F(StreamInputE2E, DiffRefusesAStreamOnEitherSide) {
-  const fs::path t = kSession / "transcript.ndjson";
-  expect_refused({"diff", t.string(), "@"}, t);
-  expect_refused({"diff", "@", t.string()}, t);
+  expect_refused({"diff", clean_.string(), "@"}, clean_);
+  expect_refused({"diff", "@", clean_.string()}, clean_);
 }
 
 TEST_F(StreamInputE2E, ValidateNormalizeAndWireLogReadAStreamOnce) {
-  expect_read_once({"validate", "@"}, kSession / "transcript.ndjson");
-  expect_read_once({"normalize", "@"}, kSession / "transcript.ndjson");
+  expect_read_once({"validate", "@"}, clean_);
+  expect_read_once({"normalize", "@"}, clean_);
   expect_read_once({"wire-log", "@"}, kSession / "wire.log");
   expect_read_once({"wire-log", (kSession / "wire.log").string(), "--check", "@"}, kSession / "transcript.ndjson");
   expect_read_once({"show", (kSession / "transcript.ndjson").string(), "--width", "0", "--wire-log", "@"},
