@@ -15,6 +15,10 @@
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/writer.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <string>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace msptk;
   const std::string_view text = fuzz::as_text(data, size);

@@ -2,6 +2,7 @@
 
 #include "msptk/transcript/json_locate.hpp"
 
+#include <string>
 #include <vector>
 
 namespace msptk::show {
