@@ -8,6 +8,8 @@
 #include "test_support.hpp"
 
 #include <boost/json.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -183,7 +185,7 @@ TEST(CheckClient, NeverStartedStartedTwiceHungOrUnspawnableAreErrors) {
 
   ScenarioOutcome unspawnable = f.run([](const ClientLaunch&, std::ofstream&) {
     ClientRun run;
-    run.spawn_failure = Error::spawn("cannot spawn 'my-client': not found in PATH");
+    run.spawn_failure = Error{ErrorKind::spawn, "cannot spawn 'my-client': not found in PATH"};
     return run;
   });
   EXPECT_EQ(unspawnable.status, Status::error);
