@@ -75,10 +75,12 @@ std::string text_at(const json::object& o, std::string_view key) {
 std::string first_divergence(const json::object& report) {
   std::string where = text_at(report, "transcript");
   if (std::string line = text_at(report, "transcriptLine"); !line.empty()) where += ":" + line;
-  std::string what = text_at(report, "problem");
+  const std::string problem = text_at(report, "problem");
+  std::string what = problem;
   if (const json::array* errors = report.contains("errors") ? report.at("errors").if_array() : nullptr;
       errors && !errors->empty() && errors->front().is_string())
-    what = std::string(errors->front().as_string());
+    what = problem == "frameDivergence" || problem.empty() ? std::string(errors->front().as_string())
+                                                           : problem + ": " + std::string(errors->front().as_string());
   std::string line = fmt::format("{}: {}", where, what);
   if (const json::array* d = report.contains("divergences") ? report.at("divergences").if_array() : nullptr;
       d && !d->empty() && d->front().is_object()) {
