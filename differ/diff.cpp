@@ -477,8 +477,8 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
 // value with itself, which only a later pair of other frames could contradict — in the tail none
 // comes, and twins never pair a value with another one, so the contested values stay those at
 // the tail's start. A twin whose line holds none of them (a handful of memmem) is identical
-// without being parsed: each contested value is a JSON string spelled without escapes, and a line
-// whose only backslashes escape quotes spells every string value verbatim. Declared paths are
+// without being parsed: each contested value is a JSON string with no quote, backslash or
+// control character, which a line without \u and \/ escapes spells verbatim. Declared paths are
 // counted for every frame (the mask accounting), so with any declared the tail is read as before.
 class TailTwins {
  public:
@@ -509,9 +509,11 @@ class TailTwins {
     if (!from(i)) return false;
     if (!needles_) needles_ = contested(comparer);
     if (!*needles_) return false;
-    if (line.find("\"rawBase64\"") != std::string_view::npos) return false;
-    for (std::size_t at = line.find('\\'); at != std::string_view::npos; at = line.find('\\', at + 2))
-      if (at + 1 >= line.size() || line[at + 1] != '"') return false;
+    // The only escapes that spell a character a contested value can hold (no quote, backslash
+    // or control character) are \uXXXX and \/, at whatever level of nesting.
+    if (line.find("\"rawBase64\"") != std::string_view::npos || line.find("\\u") != std::string_view::npos ||
+        line.find("\\/") != std::string_view::npos)
+      return false;
     for (const std::string& needle : **needles_)
       if (line.find(needle) != std::string_view::npos) return false;
     return true;

@@ -185,7 +185,10 @@ TEST(CheckClient, NeverStartedStartedTwiceHungOrUnspawnableAreErrors) {
 
   ScenarioOutcome unspawnable = f.run([](const ClientLaunch&, std::ofstream&) {
     ClientRun run;
-    run.spawn_failure = Error{ErrorKind::spawn, "cannot spawn 'my-client': not found in PATH"};
+    Error error;
+    error.kind = ErrorKind::spawn;
+    error.message = "cannot spawn 'my-client': not found in PATH";
+    run.spawn_failure = error;
     return run;
   });
   EXPECT_EQ(unspawnable.status, Status::error);
