@@ -93,7 +93,7 @@ TEST(CheckClient, PassesWhenTheSessionCompletesAndTheClientExitsZero) {
   const std::vector<std::string> expected = {"/opt/msptk", "serve-fixture", "--transcript", f.task.dir.string(),
                                              "--report-to", launch.report_log.string()};
   EXPECT_EQ(*host, expected);
-  EXPECT_EQ(outcome.client.at("hostStarts").as_int64(), 1);
+  EXPECT_EQ(outcome.client.at("hostStarts").to_number<std::size_t>(), 1u);
   EXPECT_FALSE(fs::exists(launch.report_log)) << "the log is msptk's and goes once read";
 }
 
