@@ -118,7 +118,7 @@ TEST(CheckClientE2E, AV2ThatChangesTwoRequestsFailsWithBothPathsAndTheKeptSessio
 }
 
 // One scenario of corpus/ copied alone; each misbehaving client is run against it.
-struct Misbehaving : ::testing::Test {
+struct CheckClientMisbehaving : ::testing::Test {
   test::TempDir tmp;
   fs::path scenario;
   void SetUp() override {
@@ -137,7 +137,7 @@ struct Misbehaving : ::testing::Test {
 
 constexpr const char* kPlay = "FAKE=$0; T=$1; \"$FAKE\" --transcript \"$T\" -- sh -c \"$MSPTK_CANNED_HOST\"";
 
-TEST_F(Misbehaving, AClientThatNeverStartsTheHostIsAnError) {
+TEST_F(CheckClientMisbehaving, AClientThatNeverStartsTheHostIsAnError) {
   CommandRun r = run("echo no host for me >&2; exit 0");
   EXPECT_EQ(r.exit.code, 3) << r.out;
   EXPECT_NE(r.out.find("ERROR corpus/handshake-request-before-initialize: the client exited 0 without starting the "
@@ -146,14 +146,14 @@ TEST_F(Misbehaving, AClientThatNeverStartsTheHostIsAnError) {
       << r.out;
 }
 
-TEST_F(Misbehaving, AClientThatStartsTheHostTwiceIsAnError) {
+TEST_F(CheckClientMisbehaving, AClientThatStartsTheHostTwiceIsAnError) {
   CommandRun r = run(fmt::format("{}; {}", kPlay, "\"$FAKE\" --transcript \"$T\" -- sh -c \"$MSPTK_CANNED_HOST\""));
   EXPECT_EQ(r.exit.code, 3) << r.out;
   EXPECT_NE(r.out.find("the client started the canned host 2 times (one session per scenario)"), std::string::npos)
       << r.out;
 }
 
-TEST_F(Misbehaving, AClientThatCrashesAfterTheSessionFailsWithItsStderr) {
+TEST_F(CheckClientMisbehaving, AClientThatCrashesAfterTheSessionFailsWithItsStderr) {
   CommandRun r = run(fmt::format("{}; echo segfault in cleanup >&2; kill -SEGV $$", kPlay));
   EXPECT_EQ(r.exit.code, 1) << r.out;
   EXPECT_NE(r.out.find(": the client was killed by signal 11 after the session completed"), std::string::npos) << r.out;
@@ -161,14 +161,14 @@ TEST_F(Misbehaving, AClientThatCrashesAfterTheSessionFailsWithItsStderr) {
   EXPECT_NE(junit.out.find(": the client exited 4 after the session completed"), std::string::npos) << junit.out;
 }
 
-TEST_F(Misbehaving, AClientThatCrashesMidSessionFailsWithTheHostsReport) {
+TEST_F(CheckClientMisbehaving, AClientThatCrashesMidSessionFailsWithTheHostsReport) {
   CommandRun r = run("sh -c \"$MSPTK_CANNED_HOST\" </dev/null >/dev/null; kill -SEGV $$");
   EXPECT_EQ(r.exit.code, 1) << r.out;
   EXPECT_NE(r.out.find("FAIL corpus/handshake-request-before-initialize: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("clientEof"), std::string::npos) << r.out;
 }
 
-TEST_F(Misbehaving, AHungClientIsStoppedWithItsGroupAndLeavesNothing) {
+TEST_F(CheckClientMisbehaving, AHungClientIsStoppedWithItsGroupAndLeavesNothing) {
   const std::string marker = unique_marker();
   CommandRun r = run(fmt::format("sh -c \"$MSPTK_CANNED_HOST\" </dev/null >/dev/null & sleep {}; exit 0", marker),
                      {"--timeout-ms", "1000", "--close-timeout-ms", "300"});
