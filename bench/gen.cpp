@@ -8,7 +8,8 @@
 // (an occasional multi-MiB one), `turn/completed` with usage. Texts hold characters that need
 // escaping (quotes, backslashes, newlines, tabs) and non-ASCII UTF-8.
 //
-// Usage: msptk_bench_gen --out DIR [--mb N] [--seed S]
+// Usage: msptk_bench_gen --out DIR [--mb N] [--seed S] [--requests-x K]
+// (--requests-x K: K times as many client requests per MB, the turns K times shorter)
 // writes, each a scenario folder (manifest.json + transcript.ndjson):
 //   DIR/base         the session
 //   DIR/identical    a byte-for-byte copy
@@ -194,7 +195,10 @@ struct Frame {
 
 class Session {
  public:
-  Session(std::uint64_t seed, double target_bytes) : rng_{seed}, target_(target_bytes) {}
+  // `requests_x`: turns K times shorter (K times fewer deltas, K times shorter texts), so K times
+  // as many client requests (and their responses) per MB.
+  Session(std::uint64_t seed, double target_bytes, std::uint64_t requests_x = 1)
+      : rng_{seed}, target_(target_bytes), requests_x_(requests_x) {}
 
   // Calls emit(frame) for each frame, in wire order, until about target bytes were produced.
   template <class Emit>
@@ -237,7 +241,7 @@ class Session {
                  true});
       emit(Frame{false, notification("turn/started", {{"sessionId", Node::str(session)}, {"turnId", Node::str(command)}}), false});
       const std::string item = uuid(rng_);
-      const std::uint64_t deltas = 20 + rng_.below(200);
+      const std::uint64_t deltas = (20 + rng_.below(200)) / requests_x_;
       for (std::uint64_t d = 0; d < deltas && bytes_ < target_; ++d) {
         emit(Frame{false,
                    notification("item/delta", {{"sessionId", Node::str(session)},
@@ -247,7 +251,8 @@ class Session {
                    false});
       }
       // Medium item/completed frames, and now and then (1 turn in 150) a 1 to 4 MiB one.
-      const std::size_t text = rng_.chance(1.0 / 150) ? (1u << 20) + rng_.below(3u << 20) : 512 + rng_.below(8192);
+      const std::size_t text =
+          (rng_.chance(1.0 / 150) ? (1u << 20) + rng_.below(3u << 20) : 512 + rng_.below(8192)) / requests_x_;
       emit(Frame{false,
                  notification("item/completed",
                               {{"sessionId", Node::str(session)},
@@ -277,11 +282,12 @@ class Session {
   Rng rng_;
   double target_;
   double bytes_ = 0;
+  std::uint64_t requests_x_ = 1;
   std::uint64_t next_id_ = 1;
 };
 
 int usage() {
-  std::cerr << "usage: msptk_bench_gen --out DIR [--mb N] [--seed S]\n";
+  std::cerr << "usage: msptk_bench_gen --out DIR [--mb N] [--seed S] [--requests-x K]\n";
   return 2;
 }
 
@@ -290,7 +296,7 @@ int usage() {
 int main(int argc, char** argv) {
   fs::path out;
   double mb = 100;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1, requests_x = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) return usage();
@@ -298,9 +304,10 @@ int main(int argc, char** argv) {
     if (flag == "--out") out = value;
     else if (flag == "--mb") mb = std::atof(value);
     else if (flag == "--seed") seed = std::strtoull(value, nullptr, 10);
+    else if (flag == "--requests-x") requests_x = std::strtoull(value, nullptr, 10);
     else return usage();
   }
-  if (out.empty() || mb <= 0) return usage();
+  if (out.empty() || mb <= 0 || requests_x == 0) return usage();
   const double target = mb * 1000 * 1000;
 
   Out base(out / "base", "base"), identical(out / "identical", "identical"),
@@ -308,7 +315,7 @@ int main(int argc, char** argv) {
       clientinfo(out / "clientinfo", "clientinfo"), remint(out / "remint", "remint");
   std::ofstream wire(out / "wire.ndjson", std::ios::binary);
   Rng variant{seed ^ 0x5eed5eedULL};
-  Session session(seed, target);
+  Session session(seed, target, requests_x);
   std::string raw, other;
   session.run([&](Frame f) {
     raw.clear();

@@ -45,6 +45,10 @@ if [ ! -f "$d/remint/transcript.ndjson" ]; then
   "$new/msptk_bench_gen" --out "$d" --mb "$mb" --seed 12
   jq -r 'select(.dir == "client") | .raw' "$d/base/transcript.ndjson" > "$d/client.wire"
 fi
+if [ ! -f "$d-rx3/clientinfo/transcript.ndjson" ]; then
+  rm -rf "$d-rx3"
+  "$new/msptk_bench_gen" --out "$d-rx3" --mb "$mb" --seed 12 --requests-x 3
+fi
 
 # once BIN CMD: one run of CMD (msptk is $BIN/msptk); prints "cpu rss_mib".
 once() {
@@ -59,6 +63,8 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 rows=(
   "diff identical|@msptk diff '$d/base' '$d/identical'"
   "diff clientinfo|@msptk diff '$d/base' '$d/clientinfo'"
+  "diff identical (3x requests)|@msptk diff '$d-rx3/base' '$d-rx3/identical'"
+  "diff clientinfo (3x requests)|@msptk diff '$d-rx3/base' '$d-rx3/clientinfo'"
   "diff remint|@msptk diff '$d/base' '$d/remint'"
   "diff equivalent|@msptk diff '$d/base' '$d/equivalent'"
   "diff divergent|@msptk diff '$d/base' '$d/divergent'"

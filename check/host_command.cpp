@@ -62,6 +62,30 @@ std::vector<std::string> expand_scenario(std::vector<std::string> argv, const st
   return argv;
 }
 
+std::string shell_quote(const std::vector<std::string>& words) {
+  std::string line;
+  for (const std::string& word : words) {
+    if (!line.empty()) line += ' ';
+    line += '\'';
+    for (char c : word) {
+      if (c == '\'') line += "'\\''";
+      else line += c;
+    }
+    line += '\'';
+  }
+  return line;
+}
+
+std::vector<std::string> expand_host(std::vector<std::string> argv, const std::string& host_line) {
+  static constexpr std::string_view kPlaceholder = "{host}";
+  for (std::string& word : argv) {
+    for (std::size_t at = word.find(kPlaceholder); at != std::string::npos;
+         at = word.find(kPlaceholder, at + host_line.size()))
+      word.replace(at, kPlaceholder.size(), host_line);
+  }
+  return argv;
+}
+
 Result<std::filesystem::path> self_executable() {
   std::error_code ec;
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);

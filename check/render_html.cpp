@@ -78,6 +78,16 @@ void render_scenario(std::ostream& out, const ScenarioOutcome& o) {
     if (std::string tail = text_of(replay->if_contains("stderrTail")); !tail.empty())
       out << "<p>The host's stderr (its last " << tail.size() << " bytes):</p><pre class=\"tail\">" << html::escape(tail) << "</pre>\n";
   }
+  if (const json::object* client = o.client.if_object()) {  // check --client
+    out << "<h3>Client</h3>\n<p>The canned host was started " << text_of(client->if_contains("hostStarts")) << " time(s)";
+    if (const json::value* exit = client->if_contains("exit"); exit && exit->is_object())
+      out << "; the client ended with exit code " << text_of(exit->as_object().if_contains("code")) << ", signal "
+          << text_of(exit->as_object().if_contains("signal"));
+    out << ".</p>\n";
+    if (std::string tail = text_of(client->if_contains("stderrTail")); !tail.empty())
+      out << "<p>The client's stderr (its last " << tail.size() << " bytes):</p><pre class=\"tail\">" << html::escape(tail) << "</pre>\n";
+    if (!o.details.empty()) out << "<pre class=\"tail\">" << html::escape(o.details) << "</pre>\n";
+  }
   if (const json::object* diff = o.diff.if_object(); diff && diff->contains("comparisons")) {
     out << "<h3>The recording against the golden scenario</h3>\n";
     const json::array& comparisons = diff->at("comparisons").as_array();

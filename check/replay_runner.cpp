@@ -1,5 +1,7 @@
 #include "msptk/check/replay_runner.hpp"
 
+#include "validate_step.hpp"
+
 #include "msptk/check/render.hpp"
 #include "msptk/differ/render.hpp"
 #include "msptk/normalizer/mask.hpp"
@@ -26,25 +28,6 @@ ScenarioOutcome errored(ScenarioOutcome outcome, const Error& error) {
   return outcome;
 }
 
-// Step 1: validation. Returns true when the scenario may be replayed.
-bool validate(const fs::path& dir, const ValidateOptions& options, ScenarioOutcome& outcome) {
-  ScenarioReport report = validate_scenario(dir, options);
-  outcome.validation = std::move(report.findings);
-  if (!report.problems.empty()) {
-    outcome.status = Status::error;
-    outcome.reason = report.problems.front().render();
-    for (const Error& problem : report.problems) outcome.details += problem.render() + "\n";
-    return false;
-  }
-  for (const Finding& finding : outcome.validation) {
-    if (finding.severity != Severity::error) continue;
-    if (outcome.status != Status::fail) outcome.reason = render(finding);
-    outcome.status = Status::fail;
-    outcome.details += render(finding) + "\n";
-  }
-  return outcome.status != Status::fail;
-}
-
 json::value replay_json(const ReplayResult& result) {
   json::value host_exit = nullptr;
   if (result.host_exit) host_exit = json::object{{"code", result.host_exit->code}, {"signal", result.host_exit->signal}};
@@ -69,13 +52,13 @@ fs::path ReplayRunner::recording_dir(const ScenarioTask& task) const {
 
 ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   ScenarioOutcome outcome;
-  if (!validate(task.dir, options_.validate, outcome)) return outcome;
+  if (!validate_step(task.dir, options_.validate, outcome)) return outcome;
 
   auto golden = load_scenario(task.dir);
   if (!golden) return errored(std::move(outcome), golden.error());
   if (golden->manifest.is_sdk_tolerance()) {
     outcome.status = Status::skip;
-    outcome.reason = "sdk-tolerance scenario: validated, not replayed (it carries shapes a real host cannot emit)";
+    outcome.reason = std::string(kSdkToleranceSkip);
     return outcome;
   }
   auto mask = mask_spec_for(*golden, options_.registry, {}, MaskMode::unify);

@@ -136,6 +136,7 @@ Result<ScenarioOutcome> outcome_from_json(const json::value& value, const std::s
   }
   o.replay = m.any("replay");
   o.diff = m.any("diff");
+  o.client = m.any("client");
   if (json::value pending = m.any("pending"); pending.is_string()) o.pending = std::string(pending.get_string());
   return o;
 }
@@ -145,7 +146,7 @@ Result<ScenarioOutcome> outcome_from_json(const json::value& value, const std::s
 json::value to_json(const ScenarioOutcome& o) {
   json::array validation;
   for (const Finding& f : o.validation) validation.push_back(severity_finding(f));
-  return json::object{{"id", text(o.id())},
+  json::object out{{"id", text(o.id())},
                       {"corpus", text(o.corpus)},
                       {"scenario", text(o.scenario)},
                       {"path", text(o.path)},
@@ -160,6 +161,8 @@ json::value to_json(const ScenarioOutcome& o) {
                       {"diff", o.diff},
                       {"recording", o.recording.empty() ? json::value(nullptr) : text(o.recording)},
                       {"pending", o.pending.empty() ? json::value(nullptr) : text(o.pending)}};
+  if (!o.client.is_null()) out["client"] = o.client;  // check --client only
+  return out;
 }
 
 json::value to_json(const CheckReport& report) {

@@ -7,8 +7,10 @@
 #include "option_checks.hpp"
 #include "verbs.hpp"
 
+#include "msptk/check/client_runner.hpp"
 #include "msptk/check/host_command.hpp"
 #include "msptk/check/junit.hpp"
+#include "msptk/check/listing.hpp"
 #include "msptk/check/plan.hpp"
 #include "msptk/check/render.hpp"
 #include "msptk/check/render_html.hpp"
@@ -48,6 +50,11 @@ struct CheckCli {
   process::EnvironmentOptions environment;
   bool update = false;
   ChaosOptions chaos;
+  std::string client;
+  bool keep_going = false;
+  bool follow_minted = false;
+  bool list = false;
+  std::string format = "text";
 };
 
 // Where the recordings go: --keep DIR (must be new or empty), else a temporary folder removed
@@ -169,6 +176,67 @@ int usage(Streams io, const std::string& message) {
   return 2;
 }
 
+int run_with(const CheckCli& cli, const check::CheckOptions& options, check::ScenarioRunner& runner, Streams io);
+
+// check --list: the plan, not run.
+int run_list(const CheckCli& cli, const check::CheckOptions& options, Streams io) {
+  auto list = check::list_scenarios(options, cli.client.empty() ? check::RunMode::host : check::RunMode::client);
+  if (!list) return report_error(io, list.error());
+  if (cli.format == "json") {
+    write_pretty(io.out, check::list_to_json(*list, cli.client.empty() ? check::RunMode::host : check::RunMode::client));
+    io.out << "\n";
+  } else {
+    check::render_list_text(io.out, *list);
+  }
+  io.out << std::flush;
+  return 0;
+}
+
+// check --client: the client run against the canned host for every scenario.
+int run_client(const CheckCli& cli, check::CheckOptions options, Streams io) {
+  auto argv = check::split_command(cli.client);
+  if (!argv) return report_error(io, argv.error());
+  if (argv->front().find("{scenario}") == std::string::npos)
+    if (auto program = process::resolve_program(argv->front()); !program) return report_error(io, program.error());
+  auto self = check::self_executable();
+  if (!self) return report_error(io, self.error());
+  options.host = fmt::format("client {} against the embedded canned host", cli.client);
+  auto plan = environment_plan(cli.environment);
+  if (!plan) return report_error(io, plan.error());
+  check::ClientRunnerOptions runner_options;
+  if (!plan->keep_dir.empty()) {
+    std::error_code ec;
+    if (fs::exists(plan->keep_dir, ec) && (!fs::is_directory(plan->keep_dir, ec) || !fs::is_empty(plan->keep_dir, ec)))
+      return report_error(io, Error::usage(fmt::format("--keep-env {}: not an empty folder (choose a new folder, or "
+                                                       "empty it first)", plan->keep_dir.string())));
+    runner_options.keep_env = plan->keep_dir;
+  }
+  auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::server);
+  if (!chaos) return report_error(io, chaos.error());
+  if (*chaos) {
+    runner_options.chaos = {"--chaos", chaos::to_string((*chaos)->spec), "--chaos-seed", std::to_string((*chaos)->seed)};
+    runner_options.chaos_label = (*chaos)->label();
+  }
+  auto work = RecordingsFolder::make("");  // the canned hosts' logs
+  if (!work) return report_error(io, work.error());
+  std::optional<RecordingsFolder> keep;
+  if (!cli.keep.empty()) {
+    auto kept = RecordingsFolder::make(cli.keep);
+    if (!kept) return report_error(io, kept.error());
+    keep.emplace(std::move(*kept));
+    runner_options.keep = fs::absolute(keep->path());
+  }
+  runner_options.client = std::move(*argv);
+  runner_options.self = *self;
+  runner_options.work = work->path();
+  runner_options.keep_going = cli.keep_going;
+  runner_options.follow_minted = cli.follow_minted;
+  runner_options.timeout_ms = cli.timeout_ms;
+  runner_options.close_timeout_ms = cli.close_timeout_ms;
+  check::ClientRunner runner(std::move(runner_options), check::system_client_launcher(std::move(*plan)));
+  return run_with(cli, options, runner, io);
+}
+
 int run_check(const CheckCli& cli, Streams io) {
   if (!cli.merge_reports.empty()) {
     if (!cli.corpora.empty()) return usage(io, "--merge-reports takes report files, not CORPUS folders");
@@ -177,12 +245,22 @@ int run_check(const CheckCli& cli, Streams io) {
                                       {!cli.keep.empty(), "--keep"}, {cli.timeout_ms != 10000, "--timeout-ms"},
                                       {cli.close_timeout_ms != 5000, "--close-timeout-ms"},
                                       {cli.environment.hermetic, "--hermetic"}, {cli.update, "--update"}, {!cli.environment.env.empty(), "--env"},
-                                      {!cli.environment.env_files.empty(), "--env-file"}, {!cli.chaos.spec.empty(), "--chaos"}})
+                                      {!cli.environment.env_files.empty(), "--env-file"}, {!cli.chaos.spec.empty(), "--chaos"},
+                                      {!cli.client.empty(), "--client"}, {cli.list, "--list"}})
       if (given) return usage(io, fmt::format("{} applies to a run, not to --merge-reports", name));
     return run_merge(cli, io);
   }
   if (cli.corpora.empty())
     return usage(io, "check needs at least one CORPUS (a corpus folder or a scenario folder), or --merge-reports");
+  if (!cli.client.empty() && !cli.host.empty())
+    return usage(io, "--host and --client exclude each other: check a host (replayed against the corpus) or a client "
+                     "(run against the canned host)");
+  if (cli.client.empty())
+    for (const auto& [given, name] : {std::pair{cli.keep_going, "--keep-going"}, {cli.follow_minted, "--follow-minted"}})
+      if (given) return usage(io, fmt::format("{} applies to the canned host of --client", name));
+  if (!cli.client.empty() && cli.update)
+    return usage(io, "--update stores replays of a host as review candidates; it does not apply to --client");
+  if (!cli.list && cli.format != "text") return usage(io, "--format applies to --list");
 
   check::CheckOptions options;
   options.corpora.assign(cli.corpora.begin(), cli.corpora.end());
@@ -197,6 +275,9 @@ int run_check(const CheckCli& cli, Streams io) {
     if (!baseline) return report_error(io, baseline.error());
     options.baseline = std::move(*baseline);
   }
+
+  if (cli.list) return run_list(cli, options, io);
+  if (!cli.client.empty()) return run_client(cli, std::move(options), io);
 
   // The host: --host split into words (its program must exist), else this binary's serve-fixture.
   check::ReplayRunnerOptions runner_options;
@@ -236,7 +317,11 @@ int run_check(const CheckCli& cli, Streams io) {
   if (!chaos) return report_error(io, chaos.error());
   runner_options.chaos = *chaos;
   check::ReplayRunner runner(std::move(runner_options));
+  return run_with(cli, options, runner, io);
+}
 
+// The run itself, whichever the runner: result lines as they come, progress on a terminal.
+int run_with(const CheckCli& cli, const check::CheckOptions& options, check::ScenarioRunner& runner, Streams io) {
   Progress progress(io, &io.err == &std::cerr && ::isatty(STDERR_FILENO));
   check::RunObserver observer;
   observer.on_result = [&](const check::ScenarioOutcome& outcome) {
@@ -265,6 +350,10 @@ Runner setup_check(CLI::App& app) {
       "canned host (`msptk serve-fixture --transcript SCENARIO`), so check runs without any MSP host.\n"
       "--host is split into words like a shell would (quotes respected) but no shell runs; {scenario} in it\n"
       "is the scenario folder, {frameLimitBytes} {idSeed} {clockStartMs} come from its manifest.\n\n"
+      "--client 'CMD ARGS' checks a client instead: for each scenario CMD runs once and must spawn the canned\n"
+      "host ({host}, $MSPTK_CANNED_HOST) where it spawns `muse serve`; PASS when the canned host reports the\n"
+      "session complete and CMD exits 0; ERROR when CMD never starts the host, starts it twice, or hangs.\n"
+      "--list prints the scenarios a run would check (--format json for test frameworks).\n\n"
       "Exit status: 0 every scenario passed (baseline failures allowed), 1 a failure, 2 usage error,\n"
       "3 infrastructure (unreadable corpus or report, a host that cannot be spawned).\n"
       "Example: msptk check corpus/ --host 'muse serve' --jobs 4 --junit check.xml");
@@ -272,6 +361,20 @@ Runner setup_check(CLI::App& app) {
       ->type_name("");
   sub->add_option("--host", cli->host, "The host to replay against, as one string: 'muse serve --flag'")
       ->type_name("'CMD ARGS'");
+  sub->add_option("--client", cli->client,
+                  "Check a client instead of a host: run 'CMD ARGS' once per scenario; it must spawn the canned host "
+                  "given as {host} (one shell-quoted word) and $MSPTK_CANNED_HOST where it spawns `muse serve`")
+      ->type_name("'CMD ARGS'");
+  sub->add_flag("--keep-going", cli->keep_going,
+                "With --client: the canned host plays on past a frame that does not match and lists every divergent, "
+                "missing and extra frame");
+  sub->add_flag("--follow-minted", cli->follow_minted,
+                "With --client: the canned host writes the client's own ids, commandIds and clientInfo into its frames");
+  sub->add_flag("--list", cli->list,
+                "List the scenarios the run would check (id, folder, provenance, skip reason) without running them");
+  sub->add_option("--format", cli->format, "The form of --list: text (tab-separated) or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("FORMAT");
   sub->add_option("--junit", cli->junit, "Also write a JUnit XML report (one testcase per scenario)")
       ->check(file_check())
       ->type_name("FILE");
@@ -292,10 +395,11 @@ Runner setup_check(CLI::App& app) {
                   "Scenarios expected to fail, one id per line (# comments): they do not fail the run")
       ->check(file_check())
       ->type_name("FILE");
-  sub->add_option("--keep", cli->keep, "Keep every recording in DIR/<corpus>/<scenario>/ (DIR must be new or empty)")
+  sub->add_option("--keep", cli->keep, "Keep every recording in DIR/<corpus>/<scenario>/ (DIR must be new or empty; with --client: the session as the "
+                  "client played it, for msptk diff --side client)")
       ->check(folder_check())
       ->type_name("DIR");
-  sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame")
+  sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame (with --client: the client's whole run)")
       ->check(number_check(1, 86400000))
       ->default_val(10000)
       ->type_name("T");

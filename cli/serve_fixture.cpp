@@ -12,10 +12,17 @@
 #include "msptk/playback/serve_fixture.hpp"
 #include "msptk/process/signals.hpp"
 #include "msptk/transcript/json_io.hpp"
+#include "msptk/transcript/json_parse.hpp"
+
+#include <boost/json.hpp>
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <csignal>
 
@@ -40,6 +47,36 @@ struct ServeFixtureCli {
   std::optional<int> exit_code;
   std::optional<std::size_t> stderr_lines;
   ChaosOptions chaos;
+  std::string report_to;
+};
+
+// --report-to FILE: serve-fixture's log in a file its caller owns (check --client), appended
+// one line at a time with O_APPEND, so that every canned host a client starts leaves its lines:
+// {"kind":"serveFixtureStart","pid":N} when it starts, then the report line (or
+// {"kind":"serveFixtureError","error":"..."} when the scenario cannot be played).
+class ReportLog {
+ public:
+  explicit ReportLog(const std::string& file) : file_(file) {}
+  bool enabled() const { return !file_.empty(); }
+  Result<void> append(const std::string& line) const {
+    if (file_.empty()) return {};
+    const int fd = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return Error::unreadable(file_, fmt::format("--report-to: cannot open: {}", std::strerror(errno)));
+    const ssize_t n = ::write(fd, line.data(), line.size());
+    const int saved = errno;
+    ::close(fd);
+    if (n != static_cast<ssize_t>(line.size()))
+      return Error::unreadable(file_, fmt::format("--report-to: cannot write: {}", std::strerror(saved)));
+    return {};
+  }
+  // The error on stderr, as without --report-to, and as a serveFixtureError line in the file.
+  int error(Streams io, const Error& error) const {
+    (void)append(serialize_json(boost::json::object{{"kind", "serveFixtureError"}, {"error", error.render()}}) + "\n");
+    return report_error(io, error);
+  }
+
+ private:
+  std::string file_;
 };
 
 // M short opaque lines (64 bytes up to line 999; SDKs keep a host's last 100 lines / 8 KiB),
@@ -66,8 +103,13 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
                                          "and --verbatim writes every server byte as recorded: choose one"));
   if (cli.transcript.empty())
     return report_error(io, Error::usage("serve-fixture needs --transcript DIR (or --exit-code N --stderr-lines M)"));
+  const ReportLog log(cli.report_to);
+  if (log.enabled()) {
+    auto started = log.append(serialize_json(boost::json::object{{"kind", "serveFixtureStart"}, {"pid", ::getpid()}}) + "\n");
+    if (!started) return report_error(io, started.error());
+  }
   auto chaos = chaos_run(cli.chaos, chaos::ChaosRole::server);
-  if (!chaos) return report_error(io, chaos.error());
+  if (!chaos) return log.error(io, chaos.error());
   process::SigpipeIgnored no_sigpipe;  // a client that went away is a clientEof, not a crash
   // A client that stops its host with a signal instead of closing stdin still gets the report;
   // caught from here on, so that one arriving while the scenario is validated is not a death.
@@ -75,12 +117,12 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   Registry registry = Registry::builtin();
   if (!cli.mask.registry.empty()) {
     if (auto extended = registry.extend_from_file(cli.mask.registry); !extended)
-      return report_error(io, extended.error());
+      return log.error(io, extended.error());
   }
   auto script = playback::load_fixture(cli.transcript, registry);
-  if (!script) return report_error(io, script.error());
+  if (!script) return log.error(io, script.error());
   auto spec = mask_spec_for(script->scenario, cli.mask);
-  if (!spec) return report_error(io, spec.error());
+  if (!spec) return log.error(io, spec.error());
   spec->accept_redacted = cli.accept_redacted;
 
   playback::FdSource fd_source(STDIN_FILENO, signals ? signals->fd() : -1);
@@ -109,13 +151,22 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   }
   if (signals) signals->ignore_after_release({SIGTERM, SIGINT, SIGHUP});  // the verdict is final
   // The transcript could not be read on once the run had started: no verdict (exit 3).
-  if (report.error) return report_error(io, *report.error);
+  if (report.error) return log.error(io, *report.error);
   if (signals && report.failure) {
     for (int signo : signals->take())
       report.failure->errors.push_back(fmt::format("received {}", process::signal_name(signo)));
   }
-  playback::render_report_json(io.err, report);
-  io.err.flush();
+  if (log.enabled()) {  // the report goes to the file only, never mixed into the client's stderr
+    std::ostringstream line;
+    playback::render_report_json(line, report);
+    if (auto written = log.append(line.str()); !written) {
+      report_error(io, written.error());
+      return 3;
+    }
+  } else {
+    playback::render_report_json(io.err, report);
+    io.err.flush();
+  }
   // MSPTK_FIXTURE_REPORT=FILE: the same line also goes to FILE (msptk shrink --client reads it
   // there, whatever the client does with its host's stderr).
   if (const char* copy = std::getenv("MSPTK_FIXTURE_REPORT"); copy && *copy) {
@@ -172,6 +223,10 @@ Runner setup_serve_fixture(CLI::App& app) {
                 "Write the client's own minted values (request ids, params.commandId, clientInfo) into server frames "
                 "wherever the recording has the recorded ones as whole JSON strings (an ack's commandId and turnId), "
                 "and match client frames that echo them; the report counts the substitutions");
+  sub->add_option("--report-to", cli->report_to,
+                  "Append the report line to FILE instead of writing it to stderr, after a "
+                  "{\"kind\":\"serveFixtureStart\",\"pid\":N} line written at start (check --client counts the hosts a client starts)")
+      ->type_name("FILE");
   sub->add_option("--exit-code", cli->exit_code,
                   "With --stderr-lines M: play a host that dies at once: M diagnostic lines on stderr, nothing on "
                   "stdout, exit N (tests a client's process-death path)")

@@ -1,5 +1,6 @@
 # The installable package: `find_package(msptk)` gives msptk::msptk (every module library),
-# plus a pkg-config file, the public headers and the msptk binary.
+# MSPTK_EXECUTABLE and msptk_add_corpus_tests() (cmake/msptkCorpusTests.cmake), plus a
+# pkg-config file, the public headers and the msptk binary.
 include(CMakePackageConfigHelpers)
 
 get_property(msptk_modules GLOBAL PROPERTY MSPTK_MODULES)
@@ -16,9 +17,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/msptk DESTINATION ${CMAKE_INSTAL
 install(EXPORT msptkTargets NAMESPACE msptk:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/msptkConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/msptkConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
+  ${PROJECT_BINARY_DIR}/msptkConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk
+  PATH_VARS CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/msptkConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/msptkConfig.cmake ${PROJECT_BINARY_DIR}/msptkConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/msptkCorpusTests.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
 
 # pkg-config: link order is the reverse of the dependency order (users first, transcript last).

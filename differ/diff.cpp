@@ -471,6 +471,83 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
   }
 }
 
+// The twins after the last pair that can change the pairings (the tail: no pair but twins in
+// place follows), and whether each needs reading. Compared with its twin, a frame only pairs the
+// values it holds at unified places with themselves (compare_same): that is a divergence only
+// where such a value is already paired with another value, and otherwise adds pairings of a
+// value with itself, which only a later pair of other frames could contradict — in the tail none
+// comes, and twins never pair a value with another one, so the contested values stay those at
+// the tail's start. A twin whose line holds none of them (a handful of memmem) is identical
+// without being parsed: each contested value is a JSON string with no quote, backslash or
+// control character, which a line without \u and \/ escapes spells verbatim. Declared paths are
+// counted for every frame (the mask accounting), so with any declared the tail is read as before.
+class TailTwins {
+ public:
+  TailTwins(const Prepared& pe, const Prepared& pa, const std::vector<bool>& matched_e,
+            const std::vector<bool>& matched_a, const std::vector<std::uint32_t>& moved_to, std::uint32_t not_moved,
+            bool declared) {
+    if (declared) return;
+    std::size_t i = 0, j = 0, last = 0;
+    bool any = false;
+    while (true) {
+      const std::size_t ma = next_matched(matched_e, i, pe.size());
+      const std::size_t mb = next_matched(matched_a, j, pa.size());
+      for (; i < ma; ++i)
+        if (moved_to[i] != not_moved) any = true, last = i;
+      if (ma == pe.size() || mb == pa.size()) break;
+      if (!(pe.twin[ma] && pe.refs[ma].index() == pa.refs[mb].index())) any = true, last = ma;
+      i = ma + 1;
+      j = mb + 1;
+    }
+    from_ = any ? last + 1 : 0;
+    enabled_ = true;
+  }
+
+  // Whether the twin at expected index `i` is in the tail.
+  bool from(std::size_t i) const { return enabled_ && i >= from_; }
+  // Whether that twin, whose line is `line`, is identical without reading it further.
+  bool identical(std::size_t i, std::string_view line, const FrameComparer& comparer) {
+    if (!from(i)) return false;
+    if (!needles_) needles_ = contested(comparer);
+    if (!*needles_) return false;
+    // The only escapes that spell a character a contested value can hold (no quote, backslash
+    // or control character) are \uXXXX and \/, at whatever level of nesting.
+    if (line.find("\"rawBase64\"") != std::string_view::npos || line.find("\\u") != std::string_view::npos ||
+        line.find("\\/") != std::string_view::npos)
+      return false;
+    for (const std::string& needle : **needles_)
+      if (line.find(needle) != std::string_view::npos) return false;
+    return true;
+  }
+
+ private:
+  // The texts of the values paired with another value, as they are spelled inside a string;
+  // nullopt when one cannot be looked for that way (not a string, empty, escaped) or too many.
+  static std::optional<std::vector<std::string>> contested(const FrameComparer& comparer) {
+    std::vector<std::string> out;
+    const Unifier& unifier = comparer.unifier();
+    for (std::size_t space = 0; space < comparer.masker().space_count(); ++space) {
+      const Bijection& b = unifier.bijection(space);
+      if (b.identity()) continue;
+      for (const auto& [expected, pairing] : b.pairings()) {
+        if (pairing.actual == expected) continue;
+        for (const std::string* text : {&expected, &pairing.actual}) {
+          if (text->size() < 3 || text->front() != '"' || text->back() != '"' ||
+              text->find('\\') != std::string::npos || out.size() >= kMaxNeedles)
+            return std::nullopt;
+          out.push_back(text->substr(1, text->size() - 2));
+        }
+      }
+    }
+    return out;
+  }
+
+  static constexpr std::size_t kMaxNeedles = 32;
+  bool enabled_ = false;
+  std::size_t from_ = 0;
+  std::optional<std::optional<std::vector<std::string>>> needles_;
+};
+
 }  // namespace
 
 Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
@@ -528,6 +605,8 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
   }
   extras = {};
   taken = {};
+  TailTwins tail(pe, pa, matched_e, matched_a, moved_to, kNotMoved,
+                 !builder.comparer().masker().spec().declared.empty());
 
   // Compare in transcript order.
   auto pair = [&](std::size_t i, std::size_t j, bool moved) -> Result<void> {
@@ -540,6 +619,14 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
       if (pe.quiet[i] || builder.comparer().masker().masks_nothing(re.role())) {
         builder.count(EntryKind::identical);
         return {};
+      }
+      if (tail.from(i)) {
+        auto line = se.line_text(re);
+        if (!line) return line.error();
+        if (*line && tail.identical(i, **line, builder.comparer())) {
+          builder.count(EntryKind::identical);
+          return {};
+        }
       }
       auto e = se.get(re);
       if (!e) return e.error();

@@ -29,8 +29,9 @@ BASE=" bash sh env cp mv rm ln mkdir rmdir cat sed grep awk mawk find xargs sort
 # Looked up where present, and never needed: git names the commit in `--version` ("unknown"
 # without it, and a clone has it); sudo is what install-deps uses when not root, and says what to
 # run without it; the browser names other than Debian's are for other distributions; valgrind is
-# for bench/drift_depth.sh, run by hand (docs/development.md).
-OPTIONAL=" git sudo chromium-browser google-chrome valgrind "
+# for bench/drift_depth.sh, run by hand (docs/development.md); node runs the node:test example of
+# docs/client-ci.md where Node.js is installed (the pytest example, from install-deps, always runs).
+OPTIONAL=" git sudo chromium-browser google-chrome valgrind node "
 INDIRECT=(file dpkg-shlibdeps man)
 
 mapfile -t rows < <(scripts/install-deps --list --fuzz)

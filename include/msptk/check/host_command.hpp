@@ -30,6 +30,14 @@ std::vector<std::string> expand_scenario(std::vector<std::string> argv, const st
 // The running msptk binary (/proc/self/exe); an `unreadable` error when it cannot be found.
 Result<std::filesystem::path> self_executable();
 
+// The words as one POSIX shell command line, each word single-quoted ('it'\''s'), so that
+// `sh -c LINE` (or split_command) gives back exactly `words`.
+std::string shell_quote(const std::vector<std::string>& words);
+
+// Replaces every "{host}" in the words with `host_line` (check --client: the canned host's
+// command line, shell_quote'd).
+std::vector<std::string> expand_host(std::vector<std::string> argv, const std::string& host_line);
+
 // {self, "serve-fixture", "--transcript", scenario}.
 std::vector<std::string> canned_host_argv(const std::filesystem::path& self, const std::filesystem::path& scenario);
 

@@ -54,6 +54,7 @@ struct ScenarioOutcome {
   std::vector<Finding> validation;  // every finding of validate_scenario (errors, warnings, notes)
   boost::json::value replay;        // the live replay's result, null when not replayed (docs/check-json.md)
   boost::json::value diff;          // the recording vs the golden scenario (docs/diff-json.md), null when not diffed
+  boost::json::value client;        // check --client: the client's run and the canned host's report, null otherwise
   std::string recording;            // the kept recording folder (--keep), "" when not kept
   std::string pending;              // check --update: the candidate left in <scenario>/.pending/, "" when none
   std::optional<Error> update_failure;  // check --update: the candidate could not be stored or removed (stderr, exit 3)

@@ -28,9 +28,14 @@
 #include <optional>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msptk::check {
+
+// Why a replay run skips an sdk-tolerance scenario (check --list says it too).
+inline constexpr std::string_view kSdkToleranceSkip =
+    "sdk-tolerance scenario: validated, not replayed (it carries shapes a real host cannot emit)";
 
 struct ReplayRunnerOptions {
   // The host's argv for one scenario (see host_command.hpp).
