@@ -68,12 +68,17 @@ bool ShowOptions::shows_method(std::string_view method) const {
 Result<ShowTarget> locate_target(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Error::unreadable(path.string(), "no such file or folder");
-  if (!fs::is_directory(path, ec)) return ShowTarget{path, {}};
+  if (!fs::is_directory(path, ec)) {
+    ShowTarget target{path, {}, std::nullopt};
+    if (path.filename() == "transcript.ndjson" && fs::is_regular_file(path.parent_path() / "manifest.json", ec))
+      target.manifest = path.parent_path() / "manifest.json";
+    return target;
+  }
   auto files = locate_scenario(path);
   if (!files) return files.error();
   if (!fs::exists(files->transcript, ec))
     return Error::unreadable(path.string(), "not a scenario folder (no transcript.ndjson): give a scenario folder or a transcript file");
-  return ShowTarget{files->transcript, files->legs};
+  return ShowTarget{files->transcript, files->legs, files->manifest};
 }
 
 namespace {
@@ -138,7 +143,7 @@ class RowMaker {
       if (needs_summary(row)) {
         ArenaScope scope(arena_);
         if (auto value = parse_json(pruned_, scope.storage(), ParseLimits{.utf8_known = true}))
-          row.summary = summarize(*value, envelope);
+          row.summary = summarize(*value, envelope, &memory_);
       }
       release_large(pruned_);
       return row;
@@ -167,7 +172,7 @@ class RowMaker {
         row.under_request = outcome.answered->line + 1 == frame.line;
       }
     }
-    if (needs_summary(row)) row.summary = summarize(*value, envelope);
+    if (needs_summary(row)) row.summary = summarize(*value, envelope, &memory_);
     return row;
   }
 
@@ -223,6 +228,7 @@ class RowMaker {
   std::vector<std::size_t> unanswered_;
   std::string pruned_;  // the frame's pruned text (notification_text_key_pruned)
   Correlator correlator_;
+  SummaryMemory memory_;  // the ids the rows so far named
   JsonArena arena_;
 };
 
@@ -408,7 +414,7 @@ Result<FrameDetail> find_frame(const fs::path& transcript, std::size_t line, con
   options.fold = false;
   options.wire_log = wire_log;
   Capture capture;
-  auto totals = show_transcript(ShowTarget{transcript, {}}, options, capture);
+  auto totals = show_transcript(ShowTarget{transcript, {}, std::nullopt}, options, capture);
   if (!totals) return totals.error();
   if (!capture.detail)
     return Error::usage(fmt::format("--frame {}: {} has no line {}", line, transcript.string(), line));

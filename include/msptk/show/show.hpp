@@ -106,9 +106,12 @@ class RowSink {
 
 // Which file `path` shows: a scenario folder's transcript.ndjson (and its legs files), or the
 // file itself (a transcript or a legs file).
+// The scenario's manifest.json, when there is one (a folder's, or the one beside a file named
+// transcript.ndjson), names the scenario on the HTML page.
 struct ShowTarget {
   std::filesystem::path transcript;
   std::vector<std::filesystem::path> legs;
+  std::optional<std::filesystem::path> manifest;
 };
 Result<ShowTarget> locate_target(const std::filesystem::path& path);
 
