@@ -195,20 +195,24 @@ void render_html(const CoverageMap& map, std::ostream& out) {
   for (const Table& t : map.tables) {
     const std::size_t pct = percent(t.covered(), t.rows.size());
     const bool enums = t.id == "enums";
-    // A column no row has anything in is left out, so the others get its width.
+    // A column no row has anything in (no scenario, no detail) is left out, so the others get its width.
     const bool any_scenarios = std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return !r.scenarios.empty(); });
-    const bool any_frames = std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return r.frames > 0; });
+    std::vector<std::string> details;
+    for (const Row* r : least_covered_first(t)) details.push_back(enums ? values_html(*r) : html_escape(detail(t, *r)));
+    const bool any_detail = std::any_of(details.begin(), details.end(), [](const std::string& d) { return !d.empty(); });
     out << fmt::format("<h2 id=\"{}\">{}: {}/{} covered</h2>\n", t.id, html_escape(t.title), t.covered(), t.rows.size());
     out << fmt::format("<div class=\"bar\"><span style=\"width:{}%\"></span></div> {}%\n", pct, pct);
-    out << fmt::format("<table class=\"coverage\" data-table=\"{}\"><tr><th>name</th>{}{}<th>{}</th></tr>\n", t.id,
-                       any_frames ? "<th>frames</th>" : "", any_scenarios ? "<th>scenarios</th>" : "", enums ? "values" : "detail");
+    out << fmt::format("<table class=\"coverage\" data-table=\"{}\"><tr><th>name</th><th>frames</th>{}{}</tr>\n", t.id,
+                       any_scenarios ? "<th>scenarios</th>" : "", any_detail ? (enums ? "<th>values</th>" : "<th>detail</th>") : "");
+    std::size_t i = 0;
     for (const Row* r : least_covered_first(t)) {
       std::string links;
       for (const std::string& sc : r->scenarios)
         links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ", anchor(sc), html_escape(sc));
-      out << fmt::format("<tr class=\"{}\"><td>{}</td>{}{}<td class=\"detail\">{}</td></tr>\n", r->covered() ? "covered" : "uncovered",
-                         html_escape(r->name), any_frames ? fmt::format("<td class=\"n\">{}</td>", r->frames) : "",
-                         any_scenarios ? "<td class=\"sc\">" + links + "</td>" : "", enums ? values_html(*r) : html_escape(detail(t, *r)));
+      out << fmt::format("<tr class=\"{}\"><td>{}</td><td class=\"n\">{}</td>{}{}</tr>\n", r->covered() ? "covered" : "uncovered",
+                         html_escape(r->name), r->frames, any_scenarios ? "<td class=\"sc\">" + links + "</td>" : "",
+                         any_detail ? "<td class=\"detail\">" + details[i] + "</td>" : "");
+      ++i;
     }
     out << "</table>\n";
   }
