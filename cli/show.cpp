@@ -70,8 +70,8 @@ int run_show(const ShowCli& cli, Streams io) {
   if (cli.format == "json") sink = std::make_unique<show::JsonRenderer>(io.out);
   else if (cli.format == "html") {
     auto page = std::make_unique<show::HtmlRenderer>(io.out);
-    if (target->manifest) {
-      if (auto read = read_manifest(*target->manifest)) page->set_manifest(std::move(read->manifest));
+    if (const auto manifest = show::manifest_of(cli.path)) {
+      if (auto read = read_manifest(*manifest)) page->set_manifest(std::move(read->manifest));
       else page->set_manifest_problem(read.error().message);
     }
     sink = std::move(page);

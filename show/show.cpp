@@ -68,17 +68,21 @@ bool ShowOptions::shows_method(std::string_view method) const {
 Result<ShowTarget> locate_target(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return Error::unreadable(path.string(), "no such file or folder");
-  if (!fs::is_directory(path, ec)) {
-    ShowTarget target{path, {}, std::nullopt};
-    if (path.filename() == "transcript.ndjson" && fs::is_regular_file(path.parent_path() / "manifest.json", ec))
-      target.manifest = path.parent_path() / "manifest.json";
-    return target;
-  }
+  if (!fs::is_directory(path, ec)) return ShowTarget{path, {}};
   auto files = locate_scenario(path);
   if (!files) return files.error();
   if (!fs::exists(files->transcript, ec))
     return Error::unreadable(path.string(), "not a scenario folder (no transcript.ndjson): give a scenario folder or a transcript file");
-  return ShowTarget{files->transcript, files->legs, files->manifest};
+  return ShowTarget{files->transcript, files->legs};
+}
+
+std::optional<fs::path> manifest_of(const fs::path& path) {
+  std::error_code ec;
+  const fs::path manifest = fs::is_directory(path, ec)                ? path / "manifest.json"
+                            : path.filename() == "transcript.ndjson" ? path.parent_path() / "manifest.json"
+                                                                      : fs::path();
+  if (manifest.empty() || !fs::is_regular_file(manifest, ec)) return std::nullopt;
+  return manifest;
 }
 
 namespace {
@@ -414,7 +418,7 @@ Result<FrameDetail> find_frame(const fs::path& transcript, std::size_t line, con
   options.fold = false;
   options.wire_log = wire_log;
   Capture capture;
-  auto totals = show_transcript(ShowTarget{transcript, {}, std::nullopt}, options, capture);
+  auto totals = show_transcript(ShowTarget{transcript, {}}, options, capture);
   if (!totals) return totals.error();
   if (!capture.detail)
     return Error::usage(fmt::format("--frame {}: {} has no line {}", line, transcript.string(), line));

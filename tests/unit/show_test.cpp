@@ -74,7 +74,7 @@ TEST(Show, PairsFoldsAndMarks) {
   EXPECT_EQ(response.kind, show::RowKind::response);
   EXPECT_EQ(response.method, "turn/start");  // named after its request
   EXPECT_TRUE(response.under_request);
-  EXPECT_EQ(response.summary, "turnId=\"t\" status=\"accepted\"");  // ids first
+  EXPECT_EQ(response.summary, "status=\"accepted\" turnId=\"t\"");  // what happened first, ids last
   const show::Row& error = sink.rows[8];
   EXPECT_EQ(error.kind, show::RowKind::error);
   EXPECT_EQ(error.method, "turn/interrupt");
@@ -202,23 +202,26 @@ TEST(Show, SummaryLeadsWithWhatHappenedAndNamesIdsOnce) {
     return show::summarize(*v, classify(*v), memory);
   };
   show::SummaryMemory memory;
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s","itemId":"i","delta":"Hel"}})", &memory),
-            R"(delta="Hel" sessionId="s" itemId="i")");
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s","itemId":"i","delta":"lo"}})", &memory),
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","itemId":"i1","delta":"Hel"}})", &memory),
+            R"(delta="Hel" sessionId="s1" itemId="i1")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","itemId":"i1","delta":"lo"}})", &memory),
             R"(delta="lo")");
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/completed","params":{"sessionId":"s","viewCursor":"v:1",)"
-                    R"("sourceRange":{"stream":{"kind":"run","id":"r"}},"item":{"id":"i2","kind":"agentMessage","text":"Hi","n":1}}})",
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/completed","params":{"sessionId":"s1","viewCursor":"v:1",)"
+                    R"("sourceRange":{"stream":{"kind":"run","id":"r1"}},"item":{"id":"i2","kind":"agentMessage","text":"Hi","n":1}}})",
                     &memory),
-            R"(item.kind="agentMessage" text="Hi" stream.kind="run" n=1 viewCursor="v:1" stream.id="r" item.id="i2")");
+            R"(item.kind="agentMessage" text="Hi" stream.kind="run" n=1 viewCursor="v:1" stream.id="r1" item.id="i2")");
   EXPECT_EQ(summary(R"({"jsonrpc":"2.0","id":4,"error":{"code":-32030,"message":"no such turn","data":{"kind":"x"}}})", &memory),
             R"(code=-32030 message="no such turn" kind="x")");
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"turn/completed","params":{"turnId":"t","sequence":3,"terminal":"completed"}})", &memory),
-            R"(terminal="completed" sequence=3 turnId="t")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"turn/completed","params":{"turnId":"t1","sequence":3,"terminal":"completed"}})", &memory),
+            R"(terminal="completed" sequence=3 turnId="t1")");
   // Nothing but ids said before: nothing new to say.
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"x","params":{"sessionId":"s"}})", &memory), "");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"x","params":{"sessionId":"s1"}})", &memory), "");
+  // An id spelled as a word says something: it is among the other values.
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"approval/decide","params":{"commandId":"c1","choiceId":"allow_session"}})", &memory),
+            R"(choiceId="allow_session" commandId="c1")");
   // Without a memory every id is named.
-  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s","delta":"lo"}})", nullptr),
-            R"(delta="lo" sessionId="s")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","delta":"lo"}})", nullptr),
+            R"(delta="lo" sessionId="s1")");
 }
 
 TEST(Html, MarksTheChangedCharactersAndFoldsLinesFarFromAChange) {

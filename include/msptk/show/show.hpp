@@ -106,14 +106,15 @@ class RowSink {
 
 // Which file `path` shows: a scenario folder's transcript.ndjson (and its legs files), or the
 // file itself (a transcript or a legs file).
-// The scenario's manifest.json, when there is one (a folder's, or the one beside a file named
-// transcript.ndjson), names the scenario on the HTML page.
 struct ShowTarget {
   std::filesystem::path transcript;
   std::vector<std::filesystem::path> legs;
-  std::optional<std::filesystem::path> manifest;
 };
 Result<ShowTarget> locate_target(const std::filesystem::path& path);
+
+// The manifest.json of the scenario `path` names, when there is one: a scenario folder's, or the
+// one beside a file named transcript.ndjson (the HTML page names the scenario with it).
+std::optional<std::filesystem::path> manifest_of(const std::filesystem::path& path);
 
 // Streams the rows of `target` to `sink`. Errors: the file or the wire log cannot be read
 // (unreadable), a wire-log line is malformed, or the wire log has fewer frames than the
