@@ -55,7 +55,7 @@ int run_show(const ShowCli& cli, Streams io) {
     auto detail = show::find_frame(target->transcript, cli.frame, wire_log);
     if (!detail) return report_error(io, detail.error());
     if (cli.format == "json") show::render_frame_json(io.out, *detail);
-    else show::render_frame_text(io.out, *detail);
+    else show::render_frame_text(io.out, *detail, on_terminal(io.out) ? io.out : io.err);
     return 0;
   }
   show::ShowOptions options;
@@ -69,7 +69,14 @@ int run_show(const ShowCli& cli, Streams io) {
   options.wire_log = wire_log;
   std::unique_ptr<show::RowSink> sink;
   if (cli.format == "json") sink = std::make_unique<show::JsonRenderer>(io.out);
-  else if (cli.format == "html") sink = std::make_unique<show::HtmlRenderer>(io.out);
+  else if (cli.format == "html") {
+    auto page = std::make_unique<show::HtmlRenderer>(io.out);
+    if (const auto manifest = show::manifest_of(cli.path)) {
+      if (auto read = read_manifest(*manifest)) page->set_manifest(std::move(read->manifest));
+      else page->set_manifest_problem(read.error().message);
+    }
+    sink = std::move(page);
+  }
   else sink = std::make_unique<show::TextRenderer>(io.out, show::TextOptions{line_width(cli, io.out), use_color(cli.color, io.out)});
   auto totals = show::show_transcript(*target, options, *sink);
   io.out << std::flush;
@@ -96,7 +103,9 @@ Runner setup_show(CLI::App& app) {
   sub->add_option("PATH", cli->path, "A scenario folder (its transcript.ndjson) or a transcript file (a legs file too)")
       ->required()
       ->type_name("PATH");
-  sub->add_option("--frame", cli->frame, "Pretty-print the frame of transcript line N (2-space JSON, tokens as sent)")
+  sub->add_option("--frame", cli->frame,
+                  "Pretty-print the frame of transcript line N (2-space JSON, tokens as sent); its header line goes to stderr "
+                  "when stdout is not a terminal")
       ->check(number_check(1))
       ->type_name("N");
   sub->add_option("--method", cli->methods, "Show only frames of method M (a response: of its request); 'item/*' a prefix; repeatable")

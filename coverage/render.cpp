@@ -143,27 +143,47 @@ void render_json(const CoverageMap& map, std::ostream& out) {
   out << pretty(doc);
 }
 
-void render_html(const CoverageMap& map, std::ostream& out) {
-  out << R"(<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>MSP coverage</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse;margin:.4em 0 1em}
-th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}
-th{background:#f0f0f0}td.n{text-align:right}
+namespace {
+
+constexpr std::string_view kCss = R"(
+td.n{text-align:right}
 tr.uncovered td:first-child{color:#b00020}
 .bar{width:320px;height:14px;background:#f3d6d6;display:inline-block;vertical-align:middle;border:1px solid #999}
 .bar span{display:block;height:100%;background:#3a9d5d}
 .summary{font-weight:600}
 a{color:#0645ad}
-</style></head><body>
+#overview{display:flex;flex-wrap:wrap;gap:4px 14px;margin:.3em 0 .8em;font-size:13px}
+table.coverage{width:100%;max-width:100em}
+table.coverage td.detail{width:100%;overflow-wrap:anywhere}
+table.coverage td:first-child,table.coverage td.n{white-space:nowrap}
+table.coverage td.sc{min-width:12em;max-width:24em;overflow-wrap:anywhere}
+.v{display:inline-block;font-family:ui-monospace,monospace;font-size:12px;padding:0 5px;margin:1px 2px;border-radius:3px;background:#e3f2e6;color:#1b5e20}
+.v.never{background:#fbe3e3;color:#8e0000}
+.v i{font-style:normal;color:#555;margin-left:3px}
 )";
+
+// The enum's values, each a chip: seen (with its count) or never.
+std::string values_html(const Row& r) {
+  std::string out = html::escape(r.detail.empty() ? std::string() : r.detail + ": ");
+  for (const auto& [v, n] : r.values) {
+    if (n) out += fmt::format("<span class=\"v\">{}<i>×{}</i></span>", html_escape(v), n);
+    else out += fmt::format("<span class=\"v never\" title=\"never seen\">{}</span>", html_escape(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+void render_html(const CoverageMap& map, std::ostream& out) {
+  html::begin_page(out, {"MSP coverage: " + map.bundle, std::string(kCss), false});
   out << "<h1>MSP protocol coverage</h1>\n";
   out << "<p>Bundle <code>" << html_escape(map.bundle) << "</code>, " << map.scenarios.size() << " scenarios.</p>\n";
   out << "<p class=\"summary\" id=\"summary\">" << html_escape(map.summary()) << "</p>\n";
+  // The overview: every section of the page linked.
+  out << "<nav id=\"overview\">";
+  for (const Table& t : map.tables) out << fmt::format("<a href=\"#{}\">{}</a>", t.id, html_escape(t.title));
+  out << fmt::format("<a href=\"#not-in-bundle\">Not in the bundle ({})</a><a href=\"#scenarios\">Scenarios ({})</a></nav>\n",
+                     map.unknown.size(), map.scenarios.size());
   out << "<table id=\"totals\"><tr><th>table</th><th>covered</th><th>coverage</th></tr>\n";
   for (const Table& t : map.tables) {
     const std::size_t pct = percent(t.covered(), t.rows.size());
@@ -174,16 +194,25 @@ a{color:#0645ad}
   out << "</table>\n";
   for (const Table& t : map.tables) {
     const std::size_t pct = percent(t.covered(), t.rows.size());
+    const bool enums = t.id == "enums";
+    // A column no row has anything in (no scenario, no detail) is left out, so the others get its width.
+    const bool any_scenarios = std::any_of(t.rows.begin(), t.rows.end(), [](const Row& r) { return !r.scenarios.empty(); });
+    std::vector<std::string> details;
+    for (const Row* r : least_covered_first(t)) details.push_back(enums ? values_html(*r) : html_escape(detail(t, *r)));
+    const bool any_detail = std::any_of(details.begin(), details.end(), [](const std::string& d) { return !d.empty(); });
     out << fmt::format("<h2 id=\"{}\">{}: {}/{} covered</h2>\n", t.id, html_escape(t.title), t.covered(), t.rows.size());
     out << fmt::format("<div class=\"bar\"><span style=\"width:{}%\"></span></div> {}%\n", pct, pct);
-    out << fmt::format("<table class=\"coverage\" data-table=\"{}\"><tr><th>name</th><th>frames</th><th>scenarios</th><th>detail</th></tr>\n", t.id);
+    out << fmt::format("<table class=\"coverage\" data-table=\"{}\"><tr><th>name</th><th>frames</th>{}{}</tr>\n", t.id,
+                       any_scenarios ? "<th>scenarios</th>" : "", any_detail ? (enums ? "<th>values</th>" : "<th>detail</th>") : "");
+    std::size_t i = 0;
     for (const Row* r : least_covered_first(t)) {
       std::string links;
-      for (const std::string& s : r->scenarios)
-        links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ", anchor(s), html_escape(s));
-      out << fmt::format("<tr class=\"{}\"><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
-                         r->covered() ? "covered" : "uncovered", html_escape(r->name), r->frames, links,
-                         html_escape(detail(t, *r)));
+      for (const std::string& sc : r->scenarios)
+        links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ", anchor(sc), html_escape(sc));
+      out << fmt::format("<tr class=\"{}\"><td>{}</td><td class=\"n\">{}</td>{}{}</tr>\n", r->covered() ? "covered" : "uncovered",
+                         html_escape(r->name), r->frames, any_scenarios ? "<td class=\"sc\">" + links + "</td>" : "",
+                         any_detail ? "<td class=\"detail\">" + details[i] + "</td>" : "");
+      ++i;
     }
     out << "</table>\n";
   }
@@ -192,19 +221,20 @@ a{color:#0645ad}
     out << "<table><tr><th>what</th><th>name</th><th>frames</th><th>scenarios</th></tr>\n";
     for (const Unknown& u : map.unknown) {
       std::string links;
-      for (const std::string& s : u.scenarios)
-        links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ", anchor(s), html_escape(s));
+      for (const std::string& sc : u.scenarios)
+        links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : ", ", anchor(sc), html_escape(sc));
       out << fmt::format("<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n", html_escape(u.what),
                          html_escape(u.name), u.frames, links);
     }
     out << "</table>\n";
   }
   out << "<h2 id=\"scenarios\">Scenarios</h2>\n<table><tr><th>scenario</th><th>frames</th><th>path</th></tr>\n";
-  for (const ScenarioInfo& s : map.scenarios) {
-    out << fmt::format("<tr id=\"{}\"><td>{}</td><td class=\"n\">{}</td><td><code>{}</code></td></tr>\n", anchor(s.id),
-                       html_escape(s.id), s.frames, html_escape(s.path));
+  for (const ScenarioInfo& sc : map.scenarios) {
+    out << fmt::format("<tr id=\"{}\"><td>{}</td><td class=\"n\">{}</td><td><code>{}</code></td></tr>\n", anchor(sc.id),
+                       html_escape(sc.id), sc.frames, html_escape(sc.path));
   }
-  out << "</table>\n</body></html>\n";
+  out << "</table>\n";
+  html::end_page(out);
 }
 
 }  // namespace msptk::coverage

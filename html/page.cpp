@@ -18,6 +18,11 @@ h1{font-size:1.4em;margin:.2em 0 .6em}h2{font-size:1.15em;margin-top:1.4em}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 pre.json{margin:0;padding:6px 8px;background:#f7f7f9;border:1px solid #ddd;border-radius:4px;overflow:auto;white-space:pre}
 pre.json mark.hl{background:#ffe08a;color:inherit;display:inline-block;min-width:100%}
+pre.json mark.uni{background:#d7ecff;color:inherit;display:inline-block;min-width:100%}
+pre.json b.ch{background:#f4a000;color:#000;font-weight:700;border-radius:2px}
+pre.json mark.uni b.ch{background:#90c8ff}
+pre.json details.ctx{display:block}pre.json details.ctx>summary{display:block;color:#1565c0;font-style:italic;list-style:none}
+pre.json details.ctx>summary::-webkit-details-marker{display:none}
 table{border-collapse:collapse;margin:.4em 0 1em}
 th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}
 th{background:#f0f0f0}
@@ -102,32 +107,111 @@ std::string_view cut(std::string_view text, std::size_t chars, bool& was_cut) {
 
 }  // namespace
 
+std::string changed_chars_html(std::string_view text, std::string_view other) {
+  std::size_t prefix = 0;
+  while (prefix < text.size() && prefix < other.size() && text[prefix] == other[prefix]) ++prefix;
+  while (prefix > 0 && (static_cast<unsigned char>(text[prefix]) & 0xC0) == 0x80) --prefix;
+  std::size_t suffix = 0;
+  while (suffix < text.size() - prefix && suffix < other.size() - std::min(prefix, other.size()) &&
+         text[text.size() - 1 - suffix] == other[other.size() - 1 - suffix])
+    ++suffix;
+  while (suffix > 0 && (static_cast<unsigned char>(text[text.size() - suffix]) & 0xC0) == 0x80) --suffix;
+  std::string out;
+  append_escaped(out, text.substr(0, prefix));
+  const std::string_view middle = text.substr(prefix, text.size() - prefix - suffix);
+  if (!middle.empty()) {
+    out += "<b class=\"ch\">";
+    append_escaped(out, middle);
+    out += "</b>";
+  }
+  append_escaped(out, text.substr(text.size() - suffix));
+  return out;
+}
+
 std::string pretty_json_html(std::string_view json_text, const std::vector<std::string>& places, std::size_t max_lines,
                              std::size_t max_line_chars) {
+  std::vector<Highlight> marks;
+  for (const std::string& p : places) marks.push_back(Highlight{p, "hl", {}, {}});
+  return pretty_json_html(json_text, marks, PrettyHtmlOptions{max_lines, max_line_chars, 0});
+}
+
+// A frame of at most this many lines is shown whole.
+constexpr std::size_t kFoldFrom = 30;
+
+std::string pretty_json_html(std::string_view json_text, const std::vector<Highlight>& places, const PrettyHtmlOptions& options) {
   std::string out;
-  auto laid = pretty_lines(json_text, max_lines);
+  auto laid = pretty_lines(json_text, options.max_lines);
   if (!laid) {  // not JSON: the text as it is (cut), the whole of it highlighted when a place is named
     bool was_cut = false;
-    const std::string_view shown = cut(json_text, max_lines * max_line_chars, was_cut);
+    const std::string_view shown = cut(json_text, options.max_lines * options.max_line_chars, was_cut);
     const bool mark = !places.empty();
-    if (mark) out += "<mark class=\"hl\">";
+    if (mark) out += "<mark class=\"" + places.front().cls + "\">";
     append_escaped(out, shown);
     if (was_cut) out += "…";
     if (mark) out += "</mark>";
     return out;
   }
-  for (const PrettyLine& line : laid->lines) {
-    const bool mark = std::any_of(places.begin(), places.end(),
-                                  [&](const std::string& p) { return location_within(line.location, p); });
-    if (mark) out += "<mark class=\"hl\">";
+  const std::vector<PrettyLine>& lines = laid->lines;
+  // Each line's highlight (the first place holding it), and its distance to the nearest one.
+  std::vector<const Highlight*> mark_of(lines.size(), nullptr);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    for (const Highlight& p : places)
+      if (location_within(lines[i].location, p.path)) {
+        mark_of[i] = &p;
+        break;
+      }
+  std::vector<bool> folded(lines.size(), false);
+  if (options.context && !places.empty() && lines.size() > kFoldFrom) {
+    constexpr std::size_t kFar = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> distance(lines.size(), kFar);
+    std::size_t last = kFar;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (mark_of[i]) last = i;
+      if (last != kFar) distance[i] = i - last;
+    }
+    last = kFar;
+    for (std::size_t i = lines.size(); i-- > 0;) {
+      if (mark_of[i]) last = i;
+      if (last != kFar) distance[i] = std::min(distance[i], last - i);
+    }
+    for (std::size_t i = 0; i < lines.size();) {
+      std::size_t j = i;
+      while (j < lines.size() && distance[j] > options.context) ++j;
+      if (j - i >= 4) std::fill(folded.begin() + static_cast<std::ptrdiff_t>(i), folded.begin() + static_cast<std::ptrdiff_t>(j), true);
+      i = j == i ? i + 1 : j;
+    }
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (folded[i] && (i == 0 || !folded[i - 1])) {
+      std::size_t j = i;
+      while (j < lines.size() && folded[j]) ++j;
+      out += fmt::format("<details class=\"ctx\"><summary>⋯ {} unchanged lines</summary>", j - i);
+    }
+    const PrettyLine& line = lines[i];
+    const Highlight* mark = mark_of[i];
+    if (mark) out += "<mark class=\"" + mark->cls + "\">";
     out.append(2 * line.depth, ' ');
     bool was_cut = false;
-    append_escaped(out, cut(line.text, max_line_chars, was_cut));
+    const std::string_view text = cut(line.text, options.max_line_chars, was_cut);
+    // The changed characters of a scalar value shown whole on this line.
+    std::size_t at = std::string_view::npos;
+    if (mark && !was_cut && line.location == mark->path && !mark->value.empty() && !mark->other.empty() &&
+        mark->value != mark->other && mark->value.front() != '{' && mark->value.front() != '[')
+      at = text.rfind(mark->value);
+    if (at != std::string_view::npos) {
+      append_escaped(out, text.substr(0, at));
+      out += changed_chars_html(mark->value, mark->other);
+      append_escaped(out, text.substr(at + mark->value.size()));
+    } else {
+      append_escaped(out, text);
+    }
     if (was_cut) out += "…";
     if (mark) out += "</mark>";
     out += '\n';
+    if (folded[i] && (i + 1 == lines.size() || !folded[i + 1])) out += "</details>";
   }
-  if (laid->truncated) out += fmt::format("<span class=\"muted\">… (only the first {} lines are shown)</span>\n", max_lines);
+  if (laid->truncated)
+    out += fmt::format("<span class=\"muted\">… (only the first {} lines are shown)</span>\n", options.max_lines);
   return out;
 }
 

@@ -116,7 +116,7 @@ void TextRenderer::end(const Totals& totals) {
   }
 }
 
-void render_frame_text(std::ostream& out, const FrameDetail& detail) {
+std::string frame_header(const FrameDetail& detail) {
   const Row& row = detail.row;
   std::string header = fmt::format("line {} · {} · {}", row.line, row.dir ? direction_text(row.dir) : "not a frame",
                                    to_string(row.kind));
@@ -127,14 +127,20 @@ void render_frame_text(std::ostream& out, const FrameDetail& detail) {
   if (row.unmatched) header += " · answers no request";
   if (row.t_micros) header += " · at " + seconds(*row.t_micros);
   if (row.latency_micros) header += " · latency " + millis(*row.latency_micros);
-  out << header << '\n';
+  return header;
+}
+
+void render_frame_text(std::ostream& out, const FrameDetail& detail, std::ostream& notes) {
+  const Row& row = detail.row;
+  notes << frame_header(detail) << '\n';
   if (row.kind == RowKind::invalid && !detail.frame.line) {
-    out << display_text(row.summary) << '\n';
+    notes << display_text(row.summary) << '\n';
     return;
   }
   if (row.raw_base64)
-    out << "rawBase64: the wire bytes are not UTF-8; they are shown as sent, a byte that is not UTF-8 as \\xNN\n";
-  if (row.kind == RowKind::invalid) out << display_text(row.summary) << '\n';
+    notes << "rawBase64: the wire bytes are not UTF-8; they are shown as sent, a byte that is not UTF-8 as \\xNN\n";
+  if (row.kind == RowKind::invalid) notes << display_text(row.summary) << '\n';
+  notes << std::flush;
   std::string_view bytes = detail.frame.wire_bytes();
   if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
   // Streamed a line at a time (memory: one line), within msptk's nesting limit; a frame that

@@ -78,6 +78,15 @@ Result<ShowTarget> locate_target(const fs::path& path) {
   return ShowTarget{files->transcript, files->legs};
 }
 
+std::optional<fs::path> manifest_of(const fs::path& path) {
+  std::error_code ec;
+  const fs::path manifest = fs::is_directory(path, ec)                ? path / "manifest.json"
+                            : path.filename() == "transcript.ndjson" ? path.parent_path() / "manifest.json"
+                                                                      : fs::path();
+  if (manifest.empty() || !fs::is_regular_file(manifest, ec)) return std::nullopt;
+  return manifest;
+}
+
 namespace {
 
 // A frame's text larger than this is checked with only its top level built and looked at through
@@ -157,7 +166,7 @@ class RowMaker {
       if (needs_summary(row)) {
         ArenaScope scope(arena_);
         if (auto value = parse_json(pruned_, scope.storage(), ParseLimits{.utf8_known = true}))
-          row.summary = summarize(*value, envelope);
+          row.summary = summarize(*value, envelope, &memory_);
       }
       release_large(pruned_);
       return row;
@@ -186,7 +195,7 @@ class RowMaker {
         row.under_request = outcome.answered->line + 1 == frame.line;
       }
     }
-    if (needs_summary(row)) row.summary = summarize(*value, envelope);
+    if (needs_summary(row)) row.summary = summarize(*value, envelope, &memory_);
     release_large(pruned_);
     return row;
   }
@@ -243,6 +252,7 @@ class RowMaker {
   std::vector<std::size_t> unanswered_;
   std::string pruned_;  // the frame's pruned text (notification_text_key_pruned)
   Correlator correlator_;
+  SummaryMemory memory_;  // the ids the rows so far named
   JsonArena arena_;
 };
 

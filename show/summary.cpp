@@ -3,6 +3,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 namespace msptk::show {
@@ -17,29 +18,52 @@ constexpr std::size_t kMaxStringColumns = kSummaryTextColumns;
 constexpr std::size_t kMaxBytes = 400;
 constexpr std::size_t kMaxDepth = 8;
 
+// The ranks of summary.hpp's order.
+enum Rank { kLead = 0, kWhat = 1, kOther = 2, kBookkeeping = 3, kIdentity = 4 };
+
 struct Leaf {
-  std::string name;
+  std::string name;         // the member name ("kind"), an array element's "name[i]"
+  std::string key;          // the member name alone (for an array element: the array's)
+  std::string parent;       // the member name of the object holding it ("" at the top)
+  std::string parent_path;  // where that object is (member names joined by '.', no indexes)
   const json::value* value;
-  int rank;  // 0 ids, 1 status-like, 2 the first text, 3 the rest
+  std::size_t depth;
+  int rank = kOther;
 };
 
 bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-int rank_of(std::string_view name) {
-  if (name == "id" || (ends_with(name, "Id") && name.size() > 2)) return 0;
-  for (std::string_view s : {"status", "state", "code", "kind", "type", "disposition"})
-    if (name == s) return 1;
-  if (name == "text" || name == "delta" || name == "message") return 2;
-  return 3;
+// A value spelled as a word ("allow_session", "abort": no digit) says something, even named as an id.
+bool is_word(std::string_view value) {
+  return !value.empty() && std::none_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
+
+bool is_id(std::string_view key) { return key == "id" || ends_with(key, "Id") || ends_with(key, "ID"); }
+bool is_status(std::string_view key) {
+  for (std::string_view s : {"status", "state", "terminal", "code", "kind", "type", "disposition", "decision"})
+    if (key == s) return true;
+  return false;
+}
+bool is_text(std::string_view key) { return key == "text" || key == "message" || key == "delta"; }
+bool is_bookkeeping(std::string_view key) {
+  return key == "sequence" || key == "revision" || ends_with(key, "Cursor") || ends_with(key, "At") || ends_with(key, "Ms");
+}
+
+struct Place {
+  std::string_view name, parent, parent_path, path;
+};
 
 // Depth-first over the scalars (and empty containers) under `v`, at most kMaxLeaves.
-void collect(const json::value& v, std::string_view name, std::size_t depth, std::vector<Leaf>& out) {
+void collect(const json::value& v, const Place& at, std::size_t depth, std::vector<Leaf>& out) {
   if (out.size() >= kMaxLeaves) return;
   if (const json::object* o = v.if_object(); o && !o->empty() && depth < kMaxDepth) {
-    for (const auto& member : *o) collect(member.value(), member.key(), depth + 1, out);
+    for (const auto& member : *o) {
+      const std::string key(member.key());
+      const std::string path = at.path.empty() ? key : std::string(at.path) + "." + key;
+      collect(member.value(), Place{key, at.name, at.path, path}, depth + 1, out);
+    }
     return;
   }
   if (const json::array* a = v.if_array(); a && !a->empty() && depth < kMaxDepth) {
@@ -47,12 +71,18 @@ void collect(const json::value& v, std::string_view name, std::size_t depth, std
     for (const json::value& element : *a) {
       const bool container = (element.is_object() && !element.get_object().empty()) ||
                              (element.is_array() && !element.get_array().empty());
-      collect(element, container ? std::string(name) : std::string(name) + "[" + std::to_string(i) + "]", depth + 1, out);
+      if (container) {
+        collect(element, at, depth + 1, out);  // its members are the array's
+      } else {
+        if (out.size() >= kMaxLeaves) return;
+        out.push_back(Leaf{std::string(at.name) + "[" + std::to_string(i) + "]", std::string(at.name), std::string(at.parent),
+                           std::string(at.parent_path), &element, depth});
+      }
       ++i;
     }
     return;
   }
-  out.push_back(Leaf{std::string(name), &v, v.is_null() ? 3 : rank_of(name)});
+  out.push_back(Leaf{std::string(at.name), std::string(at.name), std::string(at.parent), std::string(at.parent_path), &v, depth});
 }
 
 std::string value_text(const json::value& v) {
@@ -68,7 +98,45 @@ std::string value_text(const json::value& v) {
   return serialize_json(v);
 }
 
+// Ranks each leaf and names it with its parent's name where its own is ambiguous.
+void rank_and_name(std::vector<Leaf>& leaves) {
+  std::map<std::string_view, std::string_view> place_of;  // key → the parent path first seen with it
+  std::map<std::string_view, bool> shared;                // key → held by objects at two places
+  for (const Leaf& leaf : leaves) {
+    auto [it, fresh] = place_of.emplace(leaf.key, leaf.parent_path);
+    if (!fresh && it->second != leaf.parent_path) shared[leaf.key] = true;
+  }
+  bool lead_taken = false;
+  for (Leaf& leaf : leaves) {
+    const bool string = is_json_string(*leaf.value);
+    if (leaf.key == "delta" && string && !lead_taken) {
+      leaf.rank = kLead;
+      lead_taken = true;
+    } else if (leaf.value->is_null()) {
+      leaf.rank = kOther;
+    } else if (is_id(leaf.key) && !(string && is_word(leaf.value->get_string()))) {
+      leaf.rank = kIdentity;
+    } else if (is_status(leaf.key) || (is_text(leaf.key) && string)) {
+      leaf.rank = kWhat;
+    } else if (is_bookkeeping(leaf.key)) {
+      leaf.rank = kBookkeeping;
+    }
+    const bool qualify = !leaf.parent.empty() && (shared.count(leaf.key) || leaf.key == "id");
+    if (qualify) leaf.name = leaf.parent + "." + leaf.name;
+  }
+  std::stable_sort(leaves.begin(), leaves.end(), [](const Leaf& a, const Leaf& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return a.rank == kWhat && a.depth < b.depth;
+  });
+}
+
 }  // namespace
+
+bool SummaryMemory::first_time(const std::string& pair) {
+  if (seen_.count(pair)) return false;
+  if (seen_.size() < kMaxIds) seen_.insert(pair);
+  return true;
+}
 
 std::size_t columns_of(std::string_view text) {
   std::size_t n = 0;
@@ -93,7 +161,7 @@ std::string cut_to_columns(std::string_view text, std::size_t columns) {
   return std::string(text.substr(0, i)) + "…";
 }
 
-std::string summarize(const json::value& message, const Envelope& envelope) {
+std::string summarize(const json::value& message, const Envelope& envelope, SummaryMemory* memory) {
   const json::object* o = message.if_object();
   if (!o) return {};
   const json::value* body = nullptr;
@@ -105,28 +173,29 @@ std::string summarize(const json::value& message, const Envelope& envelope) {
   }
   if (!body) return {};
   std::vector<Leaf> leaves;
-  collect(*body, "", 0, leaves);
+  collect(*body, Place{}, 0, leaves);
   // A scalar body (a result that is `null` or `true`): the value alone.
   if (leaves.size() == 1 && leaves[0].name.empty()) return value_text(*leaves[0].value);
-  bool text_taken = false;
-  for (Leaf& leaf : leaves) {
-    if (leaf.rank != 2) continue;
-    if (text_taken || !is_json_string(*leaf.value)) leaf.rank = 3;
-    text_taken = text_taken || leaf.rank == 2;
-  }
-  std::stable_sort(leaves.begin(), leaves.end(), [](const Leaf& a, const Leaf& b) { return a.rank < b.rank; });
+  rank_and_name(leaves);
   std::string out;
-  std::vector<std::string> seen;  // a pair said once (two members with one name and value)
-  for (const Leaf& leaf : leaves) {
-    std::string pair = leaf.name.empty() ? value_text(*leaf.value) : leaf.name + "=" + value_text(*leaf.value);
-    if (std::find(seen.begin(), seen.end(), pair) != seen.end()) continue;
+  std::vector<std::string> seen;     // a pair said once (two members with one name and value)
+  bool full = false;
+  auto say = [&](std::string pair) {
+    if (std::find(seen.begin(), seen.end(), pair) != seen.end()) return;
     if (seen.size() == kMaxValues || out.size() >= kMaxBytes) {
-      out += " …";
-      break;
+      if (!full) out += " …";
+      full = true;
+      return;
     }
     if (!out.empty()) out += ' ';
     out += pair;
     seen.push_back(std::move(pair));
+  };
+  for (const Leaf& leaf : leaves) {
+    std::string pair = leaf.name.empty() ? value_text(*leaf.value) : leaf.name + "=" + value_text(*leaf.value);
+    if (leaf.rank == kIdentity && memory && !memory->first_time(pair)) continue;  // an earlier row named it
+    say(std::move(pair));
+    if (full) break;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // `msptk coverage --format html` rendered in a real browser: headless Chromium loads the page
-// from a file (no network), takes a screenshot and dumps the DOM it built; the tables, their
-// totals and the scenario links must be there. Skipped, with the reason, where Chromium is not
+// from a file (no network) and dumps the DOM it built (a screenshot too with MSPTK_SCREENSHOT_DIR
+// set); the tables, their totals, the scenario links and an overview linking every section must
+// be there, the enums table's values must get its width, and no page wider than the window. Skipped, with the reason, where Chromium is not
 // installed (scripts/install-deps installs Debian's `chromium`).
 #include "browser_support.hpp"
 
@@ -30,13 +31,18 @@ TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
   const std::string summary = text.out.substr(text.out.rfind("\nmethods ") + 1, std::string::npos);
 
   const fs::path shot = dir.path() / "coverage.png";
-  CommandRun shot_run = screenshot(chromium, "file://" + html.string(), shot, "1280,2400", dir.path() / "profile-shot");
-  ASSERT_TRUE(fs::exists(shot)) << "chromium wrote no screenshot: " << shot_run.err;
-  const std::string png = test::read_text(shot);
-  ASSERT_GT(png.size(), 10000u) << "screenshot too small to show the page";
-  EXPECT_EQ(png.substr(1, 3), "PNG");
-  if (const char* keep = std::getenv("MSPTK_KEEP_SCREENSHOT"); keep && *keep) fs::copy_file(shot, keep, fs::copy_options::overwrite_existing);
-
+  if (screenshots_wanted()) {
+    CommandRun shot_run = screenshot(chromium, "file://" + html.string(), shot, "1400,1000", dir.path() / "profile-shot");
+    ASSERT_TRUE(fs::exists(shot)) << "chromium wrote no screenshot: " << shot_run.err;
+  }
+  // The probe: the enums table gives its width to the values, has no empty column, and the page
+  // is no wider than the window.
+  test::write_text(html, with_probe(page.out,
+                                    "var t=document.querySelector('table[data-table=\"enums\"]');"
+                                    "var c=t.rows[1].cells;set('values-share',c[c.length-1].getBoundingClientRect().width/t.getBoundingClientRect().width);"
+                                    "var empty=0;for(var i=0;i<t.rows[0].cells.length;i++){var any=false;"
+                                    "for(var r=1;r<t.rows.length;r++)if(t.rows[r].cells[i].textContent.trim())any=true;if(!any)empty++;}"
+                                    "set('empty-columns',empty);"));
   CommandRun dom = dump_dom(chromium, "file://" + html.string(), dir.path() / "profile-dom");
   ASSERT_EQ(dom.exit.code, 0) << dom.err;
   const std::string& d = dom.out;
@@ -53,6 +59,19 @@ TEST(CoverageBrowser, HtmlRendersTablesAndTotalsInChromium) {
   EXPECT_NE(d.find("<a href=\"#scenario-approval-round-trip\">approval-round-trip</a>"), std::string::npos);
   EXPECT_NE(d.find("<tr id=\"scenario-approval-round-trip\">"), std::string::npos);
   EXPECT_NE(d.find("session/auraChanged"), std::string::npos);  // what the bundle does not have
+  EXPECT_GT(probe_number(d, "values-share"), 0.5) << "the enums' values get the table's width";
+  EXPECT_EQ(probe(d, "empty-columns"), "0");
+  EXPECT_LE(probe_number(d, "overflow"), 0);
+  // Every section is linked from the overview.
+  const std::size_t nav = d.find("<nav id=\"overview\">");
+  ASSERT_NE(nav, std::string::npos);
+  const std::string overview = d.substr(nav, d.find("</nav>", nav) - nav);
+  std::size_t sections = 0;
+  for (std::size_t at = d.find("<h2 id=\""); at != std::string::npos; at = d.find("<h2 id=\"", at + 1), ++sections) {
+    const std::string id = d.substr(at + 8, d.find('"', at + 8) - at - 8);
+    EXPECT_NE(overview.find("href=\"#" + id + "\""), std::string::npos) << id;
+  }
+  EXPECT_GE(sections, 9u);
 }
 
 // Text and JSON over both corpora tell the same totals.

@@ -74,7 +74,7 @@ TEST(Show, PairsFoldsAndMarks) {
   EXPECT_EQ(response.kind, show::RowKind::response);
   EXPECT_EQ(response.method, "turn/start");  // named after its request
   EXPECT_TRUE(response.under_request);
-  EXPECT_EQ(response.summary, "turnId=\"t\" status=\"accepted\"");  // ids first
+  EXPECT_EQ(response.summary, "status=\"accepted\" turnId=\"t\"");  // what happened first, ids last
   const show::Row& error = sink.rows[8];
   EXPECT_EQ(error.kind, show::RowKind::error);
   EXPECT_EQ(error.method, "turn/interrupt");
@@ -190,6 +190,61 @@ TEST(Show, SummaryCutsLongTextAndNamesArrayElements) {
   EXPECT_EQ(s, "text=\"" + std::string(47, 'x') + "…\" a[0]=1 a[1]=2");
   EXPECT_EQ(show::cut_to_columns("héllo", 3), "hé…");
   EXPECT_EQ(show::columns_of("→é"), 2u);
+}
+
+// What happened leads: the delta's text, a status, an item's kind and text, an error's code and
+// message; bookkeeping and ids come last, each id said once a session; a shared name or a nested
+// `id` says its parent.
+TEST(Show, SummaryLeadsWithWhatHappenedAndNamesIdsOnce) {
+  auto summary = [](std::string_view text, show::SummaryMemory* memory) {
+    auto v = parse_json(text);
+    EXPECT_TRUE(v) << text;
+    return show::summarize(*v, classify(*v), memory);
+  };
+  show::SummaryMemory memory;
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","itemId":"i1","delta":"Hel"}})", &memory),
+            R"(delta="Hel" sessionId="s1" itemId="i1")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","itemId":"i1","delta":"lo"}})", &memory),
+            R"(delta="lo")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/completed","params":{"sessionId":"s1","viewCursor":"v:1",)"
+                    R"("sourceRange":{"stream":{"kind":"run","id":"r1"}},"item":{"id":"i2","kind":"agentMessage","text":"Hi","n":1}}})",
+                    &memory),
+            R"(item.kind="agentMessage" text="Hi" stream.kind="run" n=1 viewCursor="v:1" stream.id="r1" item.id="i2")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","id":4,"error":{"code":-32030,"message":"no such turn","data":{"kind":"x"}}})", &memory),
+            R"(code=-32030 message="no such turn" kind="x")");
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"turn/completed","params":{"turnId":"t1","sequence":3,"terminal":"completed"}})", &memory),
+            R"(terminal="completed" sequence=3 turnId="t1")");
+  // Nothing but ids said before: nothing new to say.
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"x","params":{"sessionId":"s1"}})", &memory), "");
+  // An id spelled as a word says something: it is among the other values.
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"approval/decide","params":{"commandId":"c1","choiceId":"allow_session"}})", &memory),
+            R"(choiceId="allow_session" commandId="c1")");
+  // Without a memory every id is named.
+  EXPECT_EQ(summary(R"({"jsonrpc":"2.0","method":"item/delta","params":{"sessionId":"s1","delta":"lo"}})", nullptr),
+            R"(delta="lo" sessionId="s1")");
+}
+
+TEST(Html, MarksTheChangedCharactersAndFoldsLinesFarFromAChange) {
+  EXPECT_EQ(html::changed_chars_html("\"accepted\"", "\"rejected\""), "&quot;<b class=\"ch\">accep</b>ted&quot;");
+  EXPECT_EQ(html::changed_chars_html("\"é1\"", "\"é2\""), "&quot;é<b class=\"ch\">1</b>&quot;");
+  EXPECT_EQ(html::changed_chars_html("12", "12"), "12");
+  EXPECT_EQ(html::changed_chars_html("1", "12"), "1");
+  std::string frame = "{";
+  for (int i = 0; i < 40; ++i) frame += fmt::format("{}\"m{}\":{}", i ? "," : "", i, i);
+  frame += "}";
+  const std::string html = html::pretty_json_html(frame, {html::Highlight{"m10", "hl", "10", "1000"}}, html::PrettyHtmlOptions{400, 400, 3});
+  EXPECT_NE(html.find("<mark class=\"hl\">  &quot;m10&quot;: 10,</mark>"), std::string::npos) << html;
+  // "{" and m0..m6 are more than 3 lines from m10 (line 11); m7..m13 are kept; m14..m39 and "}" folded.
+  EXPECT_NE(html.find("<details class=\"ctx\"><summary>⋯ 8 unchanged lines</summary>{\n"), std::string::npos) << html;
+  EXPECT_NE(html.find("<details class=\"ctx\"><summary>⋯ 27 unchanged lines</summary>  &quot;m14&quot;"), std::string::npos) << html;
+  EXPECT_NE(html.find("  &quot;m7&quot;: 7,\n"), std::string::npos);
+  const std::string same = html::pretty_json_html(frame, {html::Highlight{"m10", "hl", "10", "11"}}, html::PrettyHtmlOptions{400, 400, 3});
+  EXPECT_NE(same.find("<mark class=\"hl\">  &quot;m10&quot;: 1<b class=\"ch\">0</b>,</mark>"), std::string::npos) << same;
+  // A small frame is shown whole.
+  EXPECT_EQ(html::pretty_json_html(R"({"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9})", {html::Highlight{"a", "hl", "1", "2"}},
+                                   html::PrettyHtmlOptions{400, 400, 1})
+                .find("ctx"),
+            std::string::npos);
 }
 
 TEST(Show, TimelineGivesEachFrameTheChunkThatCompletedIt) {

@@ -3,8 +3,12 @@
 // (docs/diff-json.md), the one both verbs hold: the summary, then for each comparison its files,
 // verdict and counts and its frames in transcript order — each frame that is not identical with
 // the expected and the actual frame side by side, pretty-printed (tokens as sent), the differing
-// places highlighted in both and listed beneath (path, expected, actual, note); each run of
-// identical frames folded into one row that expands to the first lines of its frames.
+// places highlighted in both — within a line the characters that differ — and listed beneath
+// (path, expected, actual, note), the unchanged lines of a big frame folded; an equivalent frame
+// as one line naming its unified values, expanding to both frames with those values marked; each
+// run of identical frames folded into one line that expands to its frames, each a line that
+// expands to its pretty JSON. Above the frames, the masked paths and the unified clientInfo
+// values the text report names; both files are linked (file:// addresses).
 //
 // The frames are read again from the files the comparison names, one pass over each, keeping
 // only the lines the page shows; a file that cannot be read any more (a check report merged
@@ -26,6 +30,9 @@ struct HtmlDiffLimits {
   std::size_t entries = 500;      // entries shown per comparison (the rest counted)
   std::size_t fold_frames = 40;   // frames listed in a folded run of identical frames
   std::size_t frame_lines = 300;  // pretty lines shown of one frame
+  // Set when the actual file is a temporary recording removed after the page is written (check
+  // without --keep): its name is then not a link, and this note follows it.
+  std::string actual_removed_note;
 };
 
 // An EntrySink that keeps the first `limit` entries of each comparison and counts the rest;

@@ -7,8 +7,10 @@
 //    an element `#script-error` in the page (a browser test asserts it is absent); end_page()
 //    writes the page's script, which marks the body `data-ready="1"` when it has run to its end;
 //  - pretty_json_html(): a frame's JSON laid out one member a line (normalizer/pretty.hpp, the
-//    tokens as sent) with the places a diff names highlighted (`<mark>`), for the diff and check
-//    pages, and plain for the show page.
+//    tokens as sent) with the places a diff names highlighted (`<mark>`), within such a line the
+//    characters that differ from the other side's value (`<b class="ch">`), and in a long frame
+//    the lines far from any highlight folded (`<details class="ctx">`), for the diff and check
+//    pages; plain for the show page.
 // Renderers stay in their modules (differ, check, show, coverage); this holds only what they share.
 #pragma once
 
@@ -45,5 +47,30 @@ void end_page(std::ostream& out, std::string_view script = {});
 // "…", and a last line saying how much is left out); a text that is not JSON is shown as it is.
 std::string pretty_json_html(std::string_view json_text, const std::vector<std::string>& places = {},
                              std::size_t max_lines = 400, std::size_t max_line_chars = 400);
+
+// A place to highlight in pretty_json_html: its lines in a <mark class="`cls`">; where a line holds
+// exactly the value at `path` and `value` (this side's, as JSON) and `other` (the other side's)
+// are given, the characters of `value` that differ from `other` (between their common prefix and
+// suffix) in a <b class="ch">.
+struct Highlight {
+  std::string path;        // a concrete location; "" the whole frame
+  std::string cls = "hl";  // "hl" a divergence, "uni" a value unified (equal up to a mask)
+  std::string value;       // this side's value as JSON; "" unknown
+  std::string other;       // the other side's value as JSON; "" absent there
+};
+
+struct PrettyHtmlOptions {
+  std::size_t max_lines = 400;
+  std::size_t max_line_chars = 400;
+  // With highlights, in a frame of more than 30 lines: lines further than this from any
+  // highlighted line, in runs of at least four, are folded into one expandable line ("⋯ 25 unchanged lines"); 0: nothing is folded.
+  std::size_t context = 0;
+};
+
+std::string pretty_json_html(std::string_view json_text, const std::vector<Highlight>& places, const PrettyHtmlOptions& options);
+
+// The characters of `text` that differ from `other` (between their common prefix and suffix, cut
+// at code points) in a <b class="ch">, the rest escaped.
+std::string changed_chars_html(std::string_view text, std::string_view other);
 
 }  // namespace msptk::html

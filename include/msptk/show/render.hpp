@@ -11,8 +11,11 @@
 //         counts the frames by kind and lists the requests left unanswered.
 //   json  one document, a row a line (docs/show-json.md)
 //   html  one self-contained page (render_html.hpp)
-// render_frame writes one frame for `msptk show --frame N`: a header line, then its pretty JSON
-// (pretty.hpp: tokens as sent; bytes that are not UTF-8 shown as \xNN, control bytes escaped).
+// render_frame_text writes one frame for `msptk show --frame N`: its pretty JSON (pretty.hpp:
+// tokens as sent; bytes that are not UTF-8 shown as \xNN, control bytes escaped) to `out`, and
+// the header line (line, direction, kind, method, id, pairing, time) and any note (rawBase64, why
+// the line is not a frame) to `notes` — the same stream on a terminal; stderr when stdout is
+// piped, so `msptk show S --frame 8 | jq .result` reads JSON only.
 #pragma once
 
 #include "msptk/show/show.hpp"
@@ -56,7 +59,9 @@ std::string totals_line(const Totals& totals);
 // A row as the JSON object docs/show-json.md describes (compact, one line).
 std::string row_json(const Row& row);
 
-void render_frame_text(std::ostream& out, const FrameDetail& detail);
+// "line 8 · host → client · response turn/start · id 3 · answers line 7"
+std::string frame_header(const FrameDetail& detail);
+void render_frame_text(std::ostream& out, const FrameDetail& detail, std::ostream& notes);
 void render_frame_json(std::ostream& out, const FrameDetail& detail);
 
 }  // namespace msptk::show

@@ -1,7 +1,8 @@
 // The HTML form of a shown session: one self-contained page (html/page.hpp: no external
-// resource) with a sequence view — a client column and a host column, an arrow per frame from
+// resource) titled with the scenario (its manifest's provenance, fingerprint and pins under the
+// title when the scenario has one), then a sequence view — a client column and a host column, an arrow per frame from
 // its sender to its receiver, the frame's kind, method, id and summary beside it — where each
-// frame expands to its pretty JSON, a folded run of notifications expands to its frames, and a
+// frame expands (a ▸ marks it) to its pretty JSON, a folded run of notifications expands to its frames, and a
 // filter box keeps the frames whose method holds the text typed (also from the page's address:
 // `page.html#filter=turn/`; `#open=8,10` opens the rows of those lines). Error responses,
 // unanswered requests and answers to no request are marked as in the text form; the totals line
@@ -11,6 +12,7 @@
 #pragma once
 
 #include "msptk/show/show.hpp"
+#include "msptk/transcript/manifest.hpp"
 
 #include <ostream>
 
@@ -25,8 +27,13 @@ class HtmlRenderer final : public RowSink {
   void fold_member(const Row& row) override;
   void row(const Row& row) override;
   void end(const Totals& totals) override;
+  // The scenario's manifest (the page's title and heading name it), or why it could not be read.
+  void set_manifest(Manifest manifest) { manifest_ = std::move(manifest); }
+  void set_manifest_problem(std::string problem) { manifest_problem_ = std::move(problem); }
 
  private:
+  void write_heading(const Totals& totals);
+
   std::string frame_html(const Row& row) const;
 
   std::ostream& out_;
@@ -38,6 +45,8 @@ class HtmlRenderer final : public RowSink {
   std::size_t frames_ = 0;    // frames on the page
   std::size_t left_out_ = 0;  // frames beyond max_frames
   bool timings_ = false;
+  std::optional<Manifest> manifest_;
+  std::string manifest_problem_;
 };
 
 }  // namespace msptk::show

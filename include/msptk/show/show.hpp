@@ -115,6 +115,10 @@ struct ShowTarget {
 };
 Result<ShowTarget> locate_target(const std::filesystem::path& path);
 
+// The manifest.json of the scenario `path` names, when there is one: a scenario folder's, or the
+// one beside a file named transcript.ndjson (the HTML page names the scenario with it).
+std::optional<std::filesystem::path> manifest_of(const std::filesystem::path& path);
+
 // Streams the rows of `target` to `sink`. Errors: the file or the wire log cannot be read
 // (unreadable), a wire-log line is malformed, or the wire log has fewer frames than the
 // transcript (malformed, rule `show.wire-log`). A transcript line that is not a frame is a row of
