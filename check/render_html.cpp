@@ -159,7 +159,7 @@ void render_scenario(std::ostream& out, const ScenarioOutcome& o) {
           << text_of(exit->as_object().if_contains("signal"));
     out << ".</p>\n";
     if (std::string tail = text_of(client->if_contains("stderrTail")); !tail.empty())
-      out << "<p>The client's stderr (its last " << tail.size() << " bytes):</p><pre class=\"tail\">" << html::escape(tail) << "</pre>\n";
+      out << "<p>The client's stderr (its last " << tail.size() << " bytes):</p><pre class=\"tail\">" << tail_html(tail) << "</pre>\n";
     if (!o.details.empty()) out << "<pre class=\"tail\">" << html::escape(o.details) << "</pre>\n";
   }
   if (const json::object* diff = o.diff.if_object(); diff && diff->contains("comparisons")) {
