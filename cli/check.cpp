@@ -4,6 +4,7 @@
 // `msptk check --merge-reports REPORT.json...`: the reports of the shards of one run as one.
 #include "chaos_options.hpp"
 #include "environment_options.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -37,6 +38,7 @@ struct CheckCli {
   std::vector<std::string> corpora;
   std::vector<std::string> merge_reports;
   std::string host;
+  std::string registry;  // --registry
   std::string junit, json, html;
   unsigned jobs = 1;
   std::string shard;
@@ -199,6 +201,9 @@ int run_check(const CheckCli& cli, Streams io) {
 
   // The host: --host split into words (its program must exist), else this binary's serve-fixture.
   check::ReplayRunnerOptions runner_options;
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  runner_options.registry = runner_options.validate.registry = *registry;
   if (!cli.host.empty()) {
     auto argv = check::split_command(cli.host);
     if (!argv) return report_error(io, argv.error());
@@ -212,7 +217,12 @@ int run_check(const CheckCli& cli, Streams io) {
     auto self = check::self_executable();
     if (!self) return report_error(io, self.error());
     options.host = "embedded canned host (msptk serve-fixture --transcript SCENARIO)";
-    runner_options.host = [self = *self](const check::ScenarioTask& task) { return check::canned_host_argv(self, task.dir); };
+    const std::string extra = cli.registry.empty() ? "" : fs::absolute(cli.registry).string();
+    runner_options.host = [self = *self, extra](const check::ScenarioTask& task) {
+      auto argv = check::canned_host_argv(self, task.dir);
+      if (!extra.empty()) argv.insert(argv.end(), {"--registry", extra});
+      return argv;
+    };
   }
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
@@ -300,6 +310,7 @@ Runner setup_check(CLI::App& app) {
       ->check(CLI::Range(1, 86400000).description(""))
       ->default_val(5000)
       ->type_name("T");
+  add_registry_option(*sub, cli->registry);
   add_environment_options(*sub, cli->environment);
   add_chaos_options(*sub, cli->chaos);
   sub->add_option("--merge-reports", cli->merge_reports,
