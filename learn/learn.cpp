@@ -376,13 +376,14 @@ void render_text(std::ostream& out, const LearnResult& result, bool written) {
                      "needed:\n",
                      result.declarations.size(), result.recordings.size(), result.pairs);
   for (const Declaration& d : result.declarations)
-    out << fmt::format("  {:<{}}  {:<20}  {} places, e.g. {}\n", d.path, width, to_string(d.compare), d.places, d.example);
+    out << fmt::format("  {:<{}}  {:<20}  {} place{}, e.g. {}\n", d.path, width, to_string(d.compare), d.places,
+                       d.places == 1 ? "" : "s", d.example);
   if (written)
-    out << fmt::format("written: {} and the normalize list of {} manifests\n", result.corpus_file.string(),
+    out << fmt::format("written: {} and the normalize list of {} manifests\n", display_path(result.corpus_file),
                        result.recordings.size());
   else
     out << fmt::format("not written (--write writes them to {} and each recording's manifest)\n",
-                       result.corpus_file.string());
+                       display_path(result.corpus_file));
 }
 
 }  // namespace msptk::learn

@@ -25,6 +25,12 @@ fs::path absolute_of(const fs::path& dir) {
 
 }  // namespace
 
+std::string display_path(const fs::path& file) {
+  std::error_code ec;
+  const fs::path relative = file.lexically_proximate(fs::current_path(ec));
+  return !ec && !relative.empty() && *relative.begin() != ".." ? relative.string() : file.string();
+}
+
 std::optional<fs::path> find_corpus_file(const fs::path& scenario_dir) {
   std::error_code ec;
   for (fs::path dir = absolute_of(scenario_dir);; dir = dir.parent_path()) {

@@ -34,7 +34,7 @@ std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std
   for (const JsonPath& p : registry.paths()) allowed += (allowed.empty() ? "" : ", ") + p.text();
   const std::string where = registry.add_to().empty()
                                 ? std::string("extend the registry with --registry FILE")
-                                : fmt::format("declare it in {} (or give --registry FILE)", registry.add_to().string());
+                                : fmt::format("declare it in {} (or give --registry FILE)", display_path(registry.add_to()));
   return EntryRefusal{"manifest.normalize-registry",
                       fmt::format("normalize path \"{}\" is not in the registry of allowed paths ({}); undeclared "
                                   "normalization is refused: {}",
@@ -60,7 +60,7 @@ Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std:
     if (!registry.contains(text)) {
       return Error::usage(fmt::format("--path \"{}\" is not in the registry of allowed paths "
                                       "(declare it in {}, or extend it with --registry FILE)",
-                                      text, registry.add_to().empty() ? std::string(kCorpusFileName) : registry.add_to().string()));
+                                      text, registry.add_to().empty() ? std::string(kCorpusFileName) : display_path(registry.add_to())));
     }
     if (!spec.declares(text)) {
       spec.declared.push_back(std::move(*path));

@@ -34,6 +34,10 @@ std::optional<std::filesystem::path> find_corpus_file(const std::filesystem::pat
 // the scenario (the corpus folder).
 std::filesystem::path corpus_file_for(const std::filesystem::path& scenario_dir);
 
+// A corpus file as messages name it: relative to the current folder when it is below it, else
+// absolute.
+std::string display_path(const std::filesystem::path& file);
+
 // The registry of `scenario_dir`: built-in + its corpus file + `explicit_registry` (the
 // built-in registry extended by --registry). add_to() names the corpus file. An unreadable or
 // malformed corpus file is an error naming it.
