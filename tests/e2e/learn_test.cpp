@@ -125,6 +125,7 @@ TEST(LearnE2E, RecordRefusesAnUnregisteredPathBeforeTheHostRunsAndWritesNothing)
   EXPECT_NE(run.err.find((s.tmp / "corpus" / "msptk-corpus.json").string()), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(out));
   // Declared in the corpus file, the same command records a scenario validate accepts.
+  fs::create_directories(s.tmp / "corpus");
   test::write_text(s.tmp / "corpus" / "msptk-corpus.json", R"({"kind": "msptkCorpus", "paths": {"params.sessionId": "unify"}})");
   auto again = run_command({msptk_bin(), "record", "--script", s.script.string(), "--out", out.string(), "--normalize",
                             "params.sessionId", "--", minting_host_bin()});

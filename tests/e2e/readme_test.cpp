@@ -1,5 +1,6 @@
 // The README's jobs run as written: every ```sh block of "Capturing a fixture from a real host"
-// (write the script, record it three times, learn, check) and of "Asserting a corpus in CI",
+// (write the script, record it three times, learn, check) and the check of "Asserting a corpus
+// in CI",
 // in a fresh folder, with `muse serve` standing for msptk_minting_host (a live host that mints
 // ids, timestamps and durations on every run) and `msptk` for the built binary. A README whose
 // example writes a fixture the other verbs refuse fails here.
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -15,15 +17,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The ```sh blocks between the heading `from` and the next heading of the same level.
-std::string sh_blocks(const std::string& readme, const std::string& from) {
+// The first `count` ```sh blocks after the heading `from`, within its section.
+std::string sh_blocks(const std::string& readme, const std::string& from, std::size_t count) {
   const std::size_t start = readme.find(from);
   EXPECT_NE(start, std::string::npos) << "README.md has no " << from;
   if (start == std::string::npos) return "";
-  const std::size_t end = readme.find("\n### ", start + from.size());
+  const std::size_t end = std::min(readme.find("\n### ", start + from.size()), readme.find("\n## ", start + from.size()));
   const std::string section = readme.substr(start, end == std::string::npos ? std::string::npos : end - start);
   std::string out;
-  for (std::size_t at = section.find("```sh\n"); at != std::string::npos; at = section.find("```sh\n", at)) {
+  std::size_t taken = 0;
+  for (std::size_t at = section.find("```sh\n"); at != std::string::npos && taken++ < count;
+       at = section.find("```sh\n", at)) {
     const std::size_t body = at + 6;
     const std::size_t close = section.find("```", body);
     // Blocks inside a numbered step are indented by three spaces.
@@ -41,8 +45,8 @@ TEST(ReadmeE2E, TheCaptureAndCheckJobsRunAsWritten) {
   std::stringstream text;
   text << in.rdbuf();
   const std::string readme = text.str();
-  const std::string capture = sh_blocks(readme, "### Capturing a fixture from a real host");
-  const std::string ci = sh_blocks(readme, "### Asserting a corpus in CI");
+  const std::string capture = sh_blocks(readme, "### Capturing a fixture from a real host", 99);
+  const std::string ci = sh_blocks(readme, "### Asserting a corpus in CI", 1);
   ASSERT_NE(capture.find("msptk learn"), std::string::npos) << capture;
 
   const fs::path bin = tmp / "bin";
