@@ -124,6 +124,12 @@ TEST(LearnE2E, RecordRefusesAnUnregisteredPathBeforeTheHostRunsAndWritesNothing)
   EXPECT_NE(run.err.find("params.sessionId"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find((s.tmp / "corpus" / "msptk-corpus.json").string()), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(out));
+  // Every other member too: a scenario id that is not the folder's name.
+  auto named = run_command({msptk_bin(), "record", "--script", s.script.string(), "--out", out.string(), "--scenario",
+                            "other", "--", minting_host_bin()});
+  EXPECT_EQ(named.exit.code, 2) << named.err;
+  EXPECT_NE(named.err.find("differs from the folder name"), std::string::npos) << named.err;
+  EXPECT_FALSE(fs::exists(out));
   // Declared in the corpus file, the same command records a scenario validate accepts.
   fs::create_directories(s.tmp / "corpus");
   test::write_text(s.tmp / "corpus" / "msptk-corpus.json", R"({"kind": "msptkCorpus", "paths": {"params.sessionId": "unify"}})");
