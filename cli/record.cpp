@@ -59,7 +59,7 @@ Result<void> check_manifest_to_write(const RecordCli& cli, const recorder::Recor
        check_manifest_before_writing(recorder::initial_manifest(options, scenario), options.out, *registry)) {
     if (finding.severity != Severity::error) continue;
     // Without --fingerprint the pin comes from the host's initialize result, once it answers.
-    if (options.fingerprint.empty() && finding.message.find("fingerprint") != std::string::npos) continue;
+    if (options.fingerprint.empty() && finding.rule == "manifest.fingerprint") continue;
     return Error::usage(fmt::format("record would write a manifest that validate refuses, so nothing was recorded: {} [{}]",
                                     finding.message, finding.rule));
   }
