@@ -154,6 +154,7 @@ std::vector<std::string> ClientRunner::host_argv(const ScenarioTask& task, const
                            log.string()});
   if (options_.keep_going) argv.emplace_back("--keep-going");
   if (options_.follow_minted) argv.emplace_back("--follow-minted");
+  if (!options_.registry.empty()) argv.insert(argv.end(), {"--registry", options_.registry.string()});
   argv.insert(argv.end(), options_.chaos.begin(), options_.chaos.end());
   return argv;
 }

@@ -47,6 +47,7 @@ std::vector<std::pair<CLI::App*, Runner>> declare_verbs(CLI::App& app) {
   add(&setup_repin);
   add(&setup_regen);
   add(&setup_shrink);
+  add(&setup_learn);
   // Listed for --help and the verb list; run_conformance takes it over before parsing.
   app.add_subcommand("conformance", "Run as muse-conformance (validate, staleness, repin, replay, regen, serve-fixture "
                                     "over a schema/msp corpus): msptk conformance VERB --help")

@@ -5,6 +5,7 @@
 #include "chaos_options.hpp"
 #include "environment_options.hpp"
 #include "option_checks.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/client_runner.hpp"
@@ -40,6 +41,7 @@ struct CheckCli {
   std::vector<std::string> corpora;
   std::vector<std::string> merge_reports;
   std::string host;
+  std::string registry;  // --registry
   std::string junit, json, html;
   unsigned jobs = 1;
   std::string shard;
@@ -204,6 +206,10 @@ int run_client(const CheckCli& cli, check::CheckOptions options, Streams io) {
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
   check::ClientRunnerOptions runner_options;
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  runner_options.validate.registry = *registry;
+  if (!cli.registry.empty()) runner_options.registry = fs::absolute(cli.registry);
   if (!plan->keep_dir.empty()) {
     std::error_code ec;
     if (fs::exists(plan->keep_dir, ec) && (!fs::is_directory(plan->keep_dir, ec) || !fs::is_empty(plan->keep_dir, ec)))
@@ -281,6 +287,9 @@ int run_check(const CheckCli& cli, Streams io) {
 
   // The host: --host split into words (its program must exist), else this binary's serve-fixture.
   check::ReplayRunnerOptions runner_options;
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  runner_options.registry = runner_options.validate.registry = *registry;
   if (!cli.host.empty()) {
     auto argv = check::split_command(cli.host);
     if (!argv) return report_error(io, argv.error());
@@ -294,7 +303,12 @@ int run_check(const CheckCli& cli, Streams io) {
     auto self = check::self_executable();
     if (!self) return report_error(io, self.error());
     options.host = "embedded canned host (msptk serve-fixture --transcript SCENARIO)";
-    runner_options.host = [self = *self](const check::ScenarioTask& task) { return check::canned_host_argv(self, task.dir); };
+    const std::string extra = cli.registry.empty() ? "" : fs::absolute(cli.registry).string();
+    runner_options.host = [self = *self, extra](const check::ScenarioTask& task) {
+      auto argv = check::canned_host_argv(self, task.dir);
+      if (!extra.empty()) argv.insert(argv.end(), {"--registry", extra});
+      return argv;
+    };
   }
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
@@ -411,6 +425,7 @@ Runner setup_check(CLI::App& app) {
       ->check(number_check(1, 86400000))
       ->default_val(5000)
       ->type_name("T");
+  add_registry_option(*sub, cli->registry);
   add_environment_options(*sub, cli->environment);
   add_chaos_options(*sub, cli->chaos);
   sub->add_option("--merge-reports", cli->merge_reports,

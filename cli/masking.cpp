@@ -9,10 +9,7 @@ void add_mask_options(CLI::App& sub, MaskOptions& options) {
   sub.add_option("--path", options.paths,
                  "Also normalize this path (repeatable); it must be in the registry of allowed paths")
       ->type_name("PATH");
-  sub.add_option("--registry", options.registry,
-                 "Extend the registry of allowed paths with a JSON array of path strings")
-      ->check(file_check())
-      ->type_name("FILE");
+  add_registry_option(sub, options.registry);
   sub.add_option("--mask", options.mode,
                  "unify: values at normalized paths are compared through a one-to-one pairing; "
                  "erase: they are not compared, only their presence is")
@@ -21,13 +18,23 @@ void add_mask_options(CLI::App& sub, MaskOptions& options) {
       ->type_name("MODE");
 }
 
-Result<Registry> registry_for(const MaskOptions& options) {
+const char* const kRegistryHelp =
+    "Declare more normalize paths: a JSON array of paths, or a file shaped like msptk-corpus.json (docs/corpus-file.md); "
+    "adds to and overrides the scenario's msptk-corpus.json";
+
+CLI::Option* add_registry_option(CLI::App& sub, std::string& file) {
+  return sub.add_option("--registry", file, kRegistryHelp)->check(file_check())->type_name("FILE");
+}
+
+Result<Registry> explicit_registry(const std::string& file) {
   Registry registry = Registry::builtin();
-  if (!options.registry.empty()) {
-    if (auto extended = registry.extend_from_file(options.registry); !extended) return extended.error();
+  if (!file.empty()) {
+    if (auto extended = registry.extend_from_file(file); !extended) return extended.error();
   }
   return registry;
 }
+
+Result<Registry> registry_for(const MaskOptions& options) { return explicit_registry(options.registry); }
 
 Result<MaskSpec> mask_spec_for(const Scenario& scenario, const MaskOptions& options) {
   auto registry = registry_for(options);

@@ -6,13 +6,16 @@
 // exit 1 (3 when the host closed its output), the recording so far kept.
 #include "environment_options.hpp"
 #include "option_checks.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
+#include "msptk/normalizer/corpus_file.hpp"
 #include "msptk/normalizer/path.hpp"
 #include "msptk/process/stop_ladder.hpp"
 #include "msptk/recorder/recorder.hpp"
 #include "msptk/script/command_id.hpp"
 #include "msptk/script/scripted_record.hpp"
+#include "msptk/validator/validator.hpp"
 
 #include <fmt/format.h>
 
@@ -41,7 +44,28 @@ struct RecordCli {
   bool check = false;  // --check
   std::int64_t seed = script::kDefaultCommandIdSeed;
   bool seed_given = false;
+  std::vector<std::string> normalize_files;  // --normalize-file
+  std::string registry;                      // --registry
 };
+
+// Everything the manifest will hold is checked before the host is spawned, with validate's own
+// rules and the registry the other verbs will read (the corpus file above DIR, --registry): a
+// scenario they would refuse is never written (exit 2, nothing written).
+Result<void> check_manifest_to_write(const RecordCli& cli, const recorder::RecordOptions& options) {
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return registry.error();
+  const std::string scenario = options.scenario.empty() ? recorder::default_scenario_id(options.out) : options.scenario;
+  if (auto id = recorder::check_scenario_id(scenario); !id) return {};  // record() refuses it with its own words
+  for (const Finding& finding :
+       check_manifest_before_writing(recorder::initial_manifest(options, scenario), options.out, *registry)) {
+    if (finding.severity != Severity::error) continue;
+    // Without --fingerprint the pin comes from the host's initialize result, once it answers.
+    if (options.fingerprint.empty() && finding.rule == "manifest.fingerprint") continue;
+    return Error::usage(fmt::format("record would write a manifest that validate refuses, so nothing was recorded: {} [{}]",
+                                    finding.message, finding.rule));
+  }
+  return {};
+}
 
 // Each warning names its file of DIR (transcript.ndjson unless said otherwise) and line (none
 // for a warning about the whole file).
@@ -93,12 +117,18 @@ int run_record(const RecordCli& cli, Streams io) {
   if (!plan) return report_error(io, plan.error());
   recorder::RecordOptions options = cli.options;
   options.environment = std::move(*plan);
+  for (const auto& file : cli.normalize_files) {
+    auto paths = read_path_list(file);
+    if (!paths) return report_error(io, paths.error());
+    options.normalize.insert(options.normalize.end(), paths->begin(), paths->end());
+  }
   for (const auto& path : options.normalize) {
     if (auto parsed = JsonPath::parse(path); !parsed) return report_error(io, Error::usage(parsed.error().message));
   }
   if (!options.fingerprint.empty() && !is_fingerprint(options.fingerprint))
     return report_error(io, Error::usage(fmt::format("--fingerprint \"{}\" is not sha256:<64 lowercase hex>",
                                                      options.fingerprint)));
+  if (auto checked = check_manifest_to_write(cli, options); !checked) return report_error(io, checked.error());
   if (to_play) return run_scripted(cli, *to_play, options, io);
   recorder::RecordEnv env = recorder::RecordEnv::system();
   env.ignore_stop_signals_after = true;  // the recording is final once written (signals.hpp)
@@ -132,8 +162,14 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
       ->check(number_check(0))
       ->default_val(kDefaultClockStartMs);
-  sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable)")
+  sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable); it must be registered: built in, in "
+                  "the msptk-corpus.json above DIR, or in --registry")
       ->allow_extra_args(false);
+  sub->add_option("--normalize-file", cli->normalize_files,
+                  "Declare the paths of FILE too (one a line, # comments; repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  add_registry_option(*sub, cli->registry);
   sub->add_option("--fingerprint", options->fingerprint,
                   "schema fingerprint to pin when the host's initialize result carries none");
   sub->add_option("--close-timeout-ms", options->close_timeout_ms,

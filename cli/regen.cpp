@@ -3,6 +3,7 @@
 // divergence (maintenance/regen.hpp).
 #include "environment_options.hpp"
 #include "option_checks.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/maintenance/regen.hpp"
@@ -31,10 +32,9 @@ int run_regen(const RegenCli& cli, Streams io) {
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());
   options.environment = std::move(*plan);
-  if (!cli.registry.empty()) {
-    if (auto extended = options.registry.extend_from_file(cli.registry); !extended)
-      return report_error(io, extended.error());
-  }
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  options.registry = std::move(*registry);
   auto result = maintenance::regen_scenario(options);
   if (!result) return report_error(io, result.error());
   maintenance::render_regen_text(*result, io.out);
@@ -73,9 +73,7 @@ Runner setup_regen(CLI::App& app) {
       ->type_name("T");
   add_close_timeout_option(*sub, cli->close_timeout_ms);
   add_environment_options(*sub, cli->environment);
-  sub->add_option("--registry", cli->registry, "Extend the registry of allowed normalize paths (a JSON array)")
-      ->check(file_check())
-      ->type_name("FILE");
+  add_registry_option(*sub, cli->registry);
   sub->add_option("HOST", cli->host, "HOST [ARGS...]: the host command, spawned without a shell")->required();
   return [cli](Streams io) { return run_regen(*cli, io); };
 }

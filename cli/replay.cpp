@@ -42,10 +42,9 @@ int run_replay(const ReplayCli& cli, Streams io) {
   options.environment = std::move(*plan);
   options.mask = parse_mask_mode(cli.mask.mode).value_or(MaskMode::unify);
   options.extra_paths = cli.mask.paths;
-  if (!cli.mask.registry.empty()) {
-    if (auto extended = options.registry.extend_from_file(cli.mask.registry); !extended)
-      return report_error(io, extended.error());
-  }
+  auto registry = explicit_registry(cli.mask.registry);
+  if (!registry) return report_error(io, registry.error());
+  options.registry = std::move(*registry);
   ReplayEnv env = ReplayEnv::system();
   env.ignore_stop_signals_after = true;  // the report is final once the run is over (signals.hpp)
   auto result = replay_scenario(options, env);

@@ -1,6 +1,7 @@
 // msptk review [CORPUS...]: decide, one by one, which pending candidates (check --update) become
 // the golden recordings: accept, reject, skip, quit. Non-interactive: --list, --accept-equivalent,
 // --reject-all, --format json; a stdin that is not a terminal never prompts (it lists).
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/review/session.hpp"
@@ -24,6 +25,7 @@ struct ReviewCli {
   std::vector<std::string> corpora;
   bool accept_equivalent = false, reject_all = false, list = false;
   std::string format = "text";
+  std::string registry;  // --registry
 };
 
 // The person at msptk's terminal: answers are lines of stdin; text longer than the screen goes
@@ -86,6 +88,9 @@ int run_review(const ReviewCli& cli, Streams io) {
   auto candidates = review::find_candidates(paths);
   if (!candidates) return report_error(io, candidates.error());
   review::ReviewOptions options;
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  options.registry = std::move(*registry);
   if (candidates->empty()) {
     if (cli.format == "json") io.out << boost::json::serialize(review::to_json({})) << "\n";
     else io.out << "no candidates pending review (msptk check CORPUS --update leaves them)\n";
@@ -129,6 +134,7 @@ Runner setup_review(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text")
       ->type_name("FORMAT");
+  add_registry_option(*sub, cli->registry);
   return [cli](Streams io) { return run_review(*cli, io); };
 }
 

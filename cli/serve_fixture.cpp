@@ -114,12 +114,9 @@ int run_serve_fixture(const ServeFixtureCli& cli, Streams io) {
   // A client that stops its host with a signal instead of closing stdin still gets the report;
   // caught from here on, so that one arriving while the scenario is validated is not a death.
   auto signals = process::SignalPipe::create({SIGTERM, SIGINT, SIGHUP});
-  Registry registry = Registry::builtin();
-  if (!cli.mask.registry.empty()) {
-    if (auto extended = registry.extend_from_file(cli.mask.registry); !extended)
-      return log.error(io, extended.error());
-  }
-  auto script = playback::load_fixture(cli.transcript, registry);
+  auto registry = explicit_registry(cli.mask.registry);
+  if (!registry) return log.error(io, registry.error());
+  auto script = playback::load_fixture(cli.transcript, *registry);
   if (!script) return log.error(io, script.error());
   auto spec = mask_spec_for(script->scenario, cli.mask);
   if (!spec) return log.error(io, spec.error());

@@ -1,6 +1,7 @@
 // msptk shrink SCENARIO --out DIR (--host 'CMD' | --client 'CMD') [--max-runs N] [--timeout-ms T]:
 // the smallest scenario found that still fails the same way (shrink/shrink.hpp).
 #include "option_checks.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -19,6 +20,7 @@ struct ShrinkCli {
   std::string client;
   std::size_t max_runs = 500;
   int timeout_ms = 10000;
+  std::string registry;  // --registry
 };
 
 int run_shrink(const ShrinkCli& cli, Streams io) {
@@ -34,6 +36,9 @@ int run_shrink(const ShrinkCli& cli, Streams io) {
   options.command = std::move(*argv);
   options.max_runs = cli.max_runs;
   options.timeout_ms = cli.timeout_ms;
+  auto registry = explicit_registry(cli.registry);
+  if (!registry) return report_error(io, registry.error());
+  options.registry = std::move(*registry);
   auto result = shrink::shrink_scenario(options);
   if (!result) return report_error(io, result.error());
   shrink::render_shrink_text(io.out, *result);
@@ -69,6 +74,7 @@ Runner setup_shrink(CLI::App& app) {
       ->check(number_check(1))
       ->default_val(500)
       ->type_name("N");
+  add_registry_option(*sub, cli->registry);
   sub->add_option("--timeout-ms", cli->timeout_ms,
                   "Per run: replay's wait for each server frame (--host), or the client's whole run (--client)")
       ->check(number_check(1, 86400000))

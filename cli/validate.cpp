@@ -1,6 +1,7 @@
 // `msptk validate PATH...`: checks scenario folders, corpus folders and transcript files
 // against the format's rules and prints one line per finding plus a summary.
 #include "option_checks.hpp"
+#include "masking.hpp"
 #include "verbs.hpp"
 
 #include "msptk/validator/render.hpp"
@@ -100,7 +101,7 @@ Runner setup_validate(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("FORMAT");
   sub->add_option("--registry", cli->registries,
-                  "A JSON array of extra allowed normalize paths (adds to the built-in registry; repeatable)")
+                  std::string(kRegistryHelp) + " (repeatable)")
       ->check(file_check())
       ->type_name("FILE")
       ->allow_extra_args(false);  // one FILE per --registry, so PATHs after it stay PATHs

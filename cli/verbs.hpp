@@ -47,6 +47,7 @@ Runner setup_staleness(CLI::App& app);
 Runner setup_repin(CLI::App& app);
 Runner setup_regen(CLI::App& app);
 Runner setup_shrink(CLI::App& app);
+Runner setup_learn(CLI::App& app);
 Runner setup_completions(CLI::App& app);  // needs the whole command line: added last
 
 // Options shared by the corpus maintenance verbs (cli/staleness.cpp).

@@ -1,5 +1,7 @@
 #include "msptk/normalizer/mask.hpp"
 
+#include "msptk/normalizer/corpus_file.hpp"
+
 #include "msptk/transcript/json_io.hpp"
 #include "msptk/transcript/json_locate.hpp"
 
@@ -9,16 +11,20 @@
 
 namespace msptk {
 
-std::string_view to_string(MaskMode mode) { return mode == MaskMode::unify ? "unify" : "erase"; }
-
-std::optional<MaskMode> parse_mask_mode(std::string_view text) {
-  if (text == "unify") return MaskMode::unify;
-  if (text == "erase") return MaskMode::erase;
-  return std::nullopt;
-}
-
 bool MaskSpec::declares(std::string_view path) const {
   return std::any_of(declared.begin(), declared.end(), [&](const JsonPath& p) { return p.text() == path; });
+}
+
+PathCompare MaskSpec::compare_of(std::size_t declared_index) const {
+  PathCompare how = declared_index < compare.size() ? compare[declared_index] : PathCompare{};
+  if (mode == MaskMode::erase) how.mode = MaskMode::erase;
+  return how;
+}
+
+bool MaskSpec::erases_any() const {
+  for (std::size_t i = 0; i < declared.size(); ++i)
+    if (compare_of(i).mode == MaskMode::erase) return true;
+  return false;
 }
 
 std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std::string_view text) {
@@ -26,10 +32,13 @@ std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std
   if (registry.contains(text)) return std::nullopt;
   std::string allowed;
   for (const JsonPath& p : registry.paths()) allowed += (allowed.empty() ? "" : ", ") + p.text();
+  const std::string where = registry.add_to().empty()
+                                ? std::string("extend the registry with --registry FILE")
+                                : fmt::format("declare it in {} (or give --registry FILE)", display_path(registry.add_to()));
   return EntryRefusal{"manifest.normalize-registry",
                       fmt::format("normalize path \"{}\" is not in the registry of allowed paths ({}); undeclared "
-                                  "normalization is refused, extend the registry with --registry FILE",
-                                  text, allowed)};
+                                  "normalization is refused: {}",
+                                  text, allowed, where)};
 }
 
 Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std::string>& manifest_paths,
@@ -40,17 +49,23 @@ Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std:
   for (const std::string& text : manifest_paths) {
     if (auto refused = refuse_normalize_entry(registry, text))
       return Error::malformed(manifest_file, manifest_line, std::move(refused->rule), std::move(refused->message));
-    if (!spec.declares(text)) spec.declared.push_back(*JsonPath::parse(text));
+    if (!spec.declares(text)) {
+      spec.declared.push_back(*JsonPath::parse(text));
+      spec.compare.push_back(registry.compare_of(text));
+    }
   }
   for (const std::string& text : explicit_paths) {
     auto path = JsonPath::parse(text);
     if (!path) return Error::usage(fmt::format("--path: {}", path.error().message));
     if (!registry.contains(text)) {
       return Error::usage(fmt::format("--path \"{}\" is not in the registry of allowed paths "
-                                      "(extend it with --registry FILE)",
-                                      text));
+                                      "(declare it in {}, or extend it with --registry FILE)",
+                                      text, registry.add_to().empty() ? std::string(kCorpusFileName) : display_path(registry.add_to())));
     }
-    if (!spec.declares(text)) spec.declared.push_back(std::move(*path));
+    if (!spec.declares(text)) {
+      spec.declared.push_back(std::move(*path));
+      spec.compare.push_back(registry.compare_of(text));
+    }
   }
   return spec;
 }
@@ -63,6 +78,7 @@ Masker::Masker(MaskSpec spec) : spec_(std::move(spec)) {
   for (std::size_t i = 0; i < spec_.declared.size(); ++i) {
     const JsonPath& path = spec_.declared[i];
     depths_.push_back(path.steps().size());
+    erase_.push_back(spec_.compare_of(i).mode == MaskMode::erase);
     max_depth_ = std::max(max_depth_, path.steps().size());
     if (path.text() == "id" && id_declared_ < 0) id_declared_ = static_cast<int>(i);
     if (path.text() == "params.commandId" && command_id_declared_ < 0) command_id_declared_ = static_cast<int>(i);
@@ -99,9 +115,10 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
     }
   }
   const bool declared = rule.declared >= 0;
+  auto erased = [&](int index) { return erase || (index >= 0 && erase_[static_cast<std::size_t>(index)]); };
   auto masked = [&](std::size_t space) {
     rule.space = space;
-    rule.treatment = (erase && declared) ? Treatment::erase : Treatment::unify;
+    rule.treatment = (declared && erased(rule.declared)) ? Treatment::erase : Treatment::unify;
     return rule;
   };
 
@@ -114,14 +131,14 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
     if (client_request || server_response) {
       rule.declared = id_declared ? id_declared_ : -1;
       rule.space = kClientRequestIds;
-      rule.treatment = (erase && id_declared) ? Treatment::erase : Treatment::unify;
+      rule.treatment = (id_declared && erased(id_declared_)) ? Treatment::erase : Treatment::unify;
       return rule;
     }
     const bool server_request = !client && role.kind == FrameKind::request;
     const bool client_answer = client && role.kind == FrameKind::response;
     if ((server_request || client_answer) && id_declared) {
       rule.space = kServerRequestIds;
-      rule.treatment = erase ? Treatment::erase : Treatment::unify;
+      rule.treatment = erased(id_declared_) ? Treatment::erase : Treatment::unify;
       return rule;
     }
     rule.declared = -1;
@@ -130,7 +147,7 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
   if (client && depth == 2 && location == "params.commandId") {
     if (command_id_declared_ >= 0) rule.declared = command_id_declared_;
     rule.space = kClientCommandIds;
-    rule.treatment = (erase && command_id_declared_ >= 0) ? Treatment::erase : Treatment::unify;
+    rule.treatment = (command_id_declared_ >= 0 && erased(command_id_declared_)) ? Treatment::erase : Treatment::unify;
     return rule;
   }
   if (client && role.initialize && depth == 3 && location.starts_with("params.clientInfo.")) {
@@ -146,8 +163,11 @@ MaskRule Masker::rule_for(const FrameRole& role, std::string_view location, std:
   return rule;
 }
 
-Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& registry,
+Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& explicit_registry,
                                const std::vector<std::string>& explicit_paths, MaskMode mode) {
+  auto resolved = resolve_registry(scenario.files.dir, explicit_registry);
+  if (!resolved) return resolved.error();
+  const Registry& registry = *resolved;
   std::string manifest_file;
   std::size_t manifest_line = 0;
   std::vector<std::string> declared;

@@ -29,7 +29,18 @@ std::optional<std::string> Unifier::compare(const MaskRule& rule, const boost::j
     ++use.covered;
     if (e != a) ++use.differed;
   }
-  if (rule.treatment == Treatment::erase) return std::nullopt;
+  if (rule.treatment == Treatment::erase) {
+    if (rule.declared < 0) return std::nullopt;
+    const std::size_t index = static_cast<std::size_t>(rule.declared);
+    const ValueCheck check = masker_.spec().compare_of(index).check;
+    const bool e_ok = satisfies(check, expected), a_ok = satisfies(check, actual);
+    if (e_ok && a_ok) return std::nullopt;
+    return fmt::format("{} is erased but must be {} (its declaration): {}", masker_.spec().declared[index].text(),
+                       to_string(check),
+                       !e_ok && !a_ok ? fmt::format("expected {} and actual {} are not", e, a)
+                       : !e_ok        ? fmt::format("expected {} is not", e)
+                                      : fmt::format("actual {} is not", a));
+  }
   auto conflict = spaces_[rule.space].pair(e, a, expected_line, actual_line);
   if (!conflict) return std::nullopt;
   std::string note = fmt::format("{} must pair one-to-one: expected {} ↔ actual {} here, but", masker_.space_name(rule.space),

@@ -151,9 +151,10 @@ Result<ReplayResult> replay_scenario(const ReplayOptions& options, ReplayEnv& en
   FrameComparer comparer(*spec);
   // Under erase the comparer pairs nothing; a unify-mode twin learns what to carry.
   std::optional<FrameComparer> twin;
-  if (spec->mode == MaskMode::erase) {
+  if (spec->erases_any()) {
     MaskSpec unify = *spec;
     unify.mode = MaskMode::unify;
+    unify.compare.assign(unify.declared.size(), PathCompare{});
     twin.emplace(std::move(unify));
   }
   playback::SessionConfig config{options.timeout_ms, result.report.expected_file, result.report.actual_file,

@@ -87,20 +87,6 @@ class TranscriptSink final : public FrameSink {
   std::uint64_t complete_ = 0;  // bytes of whole lines on disk
 };
 
-Manifest initial_manifest(const RecordOptions& options, const std::string& scenario) {
-  Manifest m;
-  m.scenario = scenario;
-  m.provenance = "host-generated";
-  m.fingerprint = options.fingerprint;
-  m.view_schema_version = 1;
-  m.frame_limit_bytes = options.frame_limit_bytes;
-  m.transports = {"stdio"};
-  m.normalize = options.normalize;
-  m.id_seed = options.id_seed;
-  m.clock_start_ms = options.clock_start_ms;
-  m.seeds_extra = options.seeds_extra;
-  return m;
-}
 
 constexpr const char* kRecordedFiles[] = {"transcript.ndjson", "manifest.json",          "host-stderr.log",
                                           "client.partial",    "server.partial",         "client-unterminated.bin",
@@ -131,6 +117,21 @@ Result<void> write_manifest_to(Disk& disk, const fs::path& path, const Manifest&
 }
 
 }  // namespace
+
+Manifest initial_manifest(const RecordOptions& options, const std::string& scenario) {
+  Manifest m;
+  m.scenario = scenario;
+  m.provenance = "host-generated";
+  m.fingerprint = options.fingerprint;
+  m.view_schema_version = 1;
+  m.frame_limit_bytes = options.frame_limit_bytes;
+  m.transports = {"stdio"};
+  m.normalize = options.normalize;
+  m.id_seed = options.id_seed;
+  m.clock_start_ms = options.clock_start_ms;
+  m.seeds_extra = options.seeds_extra;
+  return m;
+}
 
 RecordEnv RecordEnv::system() {
   static const SystemClock clock;

@@ -4,6 +4,7 @@
 
 #include "msptk/check/host_command.hpp"
 #include "msptk/playback/replay.hpp"
+#include "msptk/normalizer/corpus_file.hpp"
 #include "msptk/playback/serve_fixture.hpp"
 #include "msptk/process/host_process.hpp"
 #include "msptk/shrink/reduce.hpp"
@@ -311,6 +312,16 @@ Result<ShrinkResult> shrink_scenario(const ShrinkOptions& options, CandidateRunn
   result.handshake_frames = seg.handshake_end;
   WorkDir work;
   if (work.path.empty()) return Error::unreadable(fs::temp_directory_path().string(), "cannot create a work folder");
+  // The candidates live in the work folder, away from the scenario's corpus file: the scenario's
+  // declarations are written there as the work folder's own corpus file, so every candidate
+  // (validated, replayed, or served by the client's serve-fixture) reads the same ones.
+  if (auto registry = resolve_registry(scenario->files.dir, options.registry); !registry) {
+    return registry.error();
+  } else {
+    std::vector<std::pair<std::string, PathCompare>> declared;
+    for (const JsonPath& path : registry->paths()) declared.emplace_back(path.text(), registry->compare_of(path.text()));
+    if (auto written = write_corpus_file(work.path / kCorpusFileName, declared); !written) return written.error();
+  }
   Shrinker shrinker(options, runner, scenario->manifest, *frames, seg, work.path);
 
   std::vector<std::size_t> all(seg.units.size());

@@ -1,4 +1,5 @@
 #include "msptk/validator/validator.hpp"
+#include "msptk/normalizer/corpus_file.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include "msptk/transcript/json_locate.hpp"
@@ -122,7 +123,13 @@ ScenarioReport validate_one(const fs::path& path, const ValidateOptions& options
     mctx.parse = &*parse;
     mctx.folder_name = folder_name(files->dir);
     if (transcript_read) mctx.transcript_lines = lines;
-    mctx.registry = &options.registry;
+    // The scenario's declarations: built-in, its corpus file, --registry (corpus_file.hpp).
+    auto registry = resolve_registry(files->dir, options.registry);
+    if (!registry) {
+      report.problems.push_back(registry.error());
+      registry = options.registry;
+    }
+    mctx.registry = &*registry;
     detail::check_manifest(mctx, manifest_findings);
     if (facts) {
       facts->file = mctx.file;
@@ -172,6 +179,31 @@ void stale_fingerprints(const std::vector<ManifestFacts>& facts, const std::stri
 }
 
 }  // namespace
+
+std::vector<Finding> check_manifest_before_writing(const Manifest& manifest, const fs::path& dir,
+                                                   const Registry& registry) {
+  std::vector<Finding> findings;
+  const fs::path file = dir / "manifest.json";
+  auto resolved = resolve_registry(dir, registry);
+  if (!resolved) {
+    const Error& e = resolved.error();
+    findings.push_back(Finding{Severity::error, e.file, e.line, e.rule, e.message});
+    return findings;
+  }
+  const std::string text = pretty(manifest.to_json()) + "\n";
+  auto value = parse_json_text(text, file.string());
+  if (!value) return findings;
+  const ManifestParse parse = parse_manifest(*value);
+  detail::ManifestContext ctx;
+  ctx.file = file.string();
+  ctx.text = text;
+  ctx.json = &*value;
+  ctx.parse = &parse;
+  ctx.folder_name = folder_name(dir);
+  ctx.registry = &*resolved;
+  detail::check_manifest(ctx, findings);
+  return findings;
+}
 
 ScenarioReport validate_scenario(const fs::path& path, const ValidateOptions& options) {
   return validate_one(path, options, nullptr);

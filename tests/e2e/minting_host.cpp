@@ -1,16 +1,21 @@
-// msptk_minting_host: a small live MSP host for end-to-end tests of `msptk record --script`. Unlike
-// msptk_fake_host it plays no transcript: it answers what it is sent and mints random session
-// ids, item ids, approval ids and timestamps on every run (std::random_device), as a real host
-// does, so two recordings differ exactly where a scenario's `normalize` paths say.
+// msptk_minting_host: a small live MSP host for end-to-end tests of `msptk record --script` and
+// `msptk learn`. Unlike msptk_fake_host it plays no transcript: it answers what it is sent and
+// mints random session ids, item ids, approval ids, server request ids, timestamps, durations and
+// ids embedded in longer strings on every run (std::random_device), as a real host that is not
+// seeded does, so two recordings differ exactly where a scenario's declarations say.
 //
-//   msptk_minting_host [--silent-on METHOD] [--die-on METHOD]
+//   msptk_minting_host [--silent-on METHOD] [--die-on METHOD] [--plant]
 //
 // It answers initialize (a fixed result), session/start (session/started, then the result:
 // result.session.sessionId and createdAt minted), turn/start (the result with turnId = the
 // commandId, turn/started, item/started with a minted params.item.itemId, then the server
-// request approval/request id 1, 2, ... with a minted params.approvalId), approval/decide (its
-// result, approval/resolved, item/completed, turn/completed); any other request gets -32601.
-// Every notification carries a minted, increasing params.emittedAtMs. At EOF it exits 0.
+// request approval/request with a minted string id "srv-<uuid>" and params.approvalId),
+// approval/decide (its result, approval/resolved, item/completed, turn/completed with a minted
+// params.durationMs); any other request gets -32601. Every notification carries a minted,
+// increasing params.emittedAtMs; item/started and item/completed carry params.item.ref,
+// "v:<sessionId>:<n>" (an id embedded in a string). At EOF it exits 0.
+//   --plant             a planted change in a field nobody declares: item/completed's
+//                       params.item.kind is "command" instead of "toolCall"
 //   --silent-on METHOD  never answers a request of METHOD (a script's wait then times out)
 //   --die-on METHOD     exits at once, with status 3, when a request of METHOD arrives
 #include "tool_support.hpp"
@@ -68,14 +73,16 @@ struct Turn {
 
 int main(int argc, char** argv) {
   std::string silent_on, die_on;
+  bool plant = false;
   CLI::App app{"a live MSP test host that mints random ids"};
   app.add_option("--silent-on", silent_on);
   app.add_option("--die-on", die_on);
+  app.add_flag("--plant", plant);
   CLI11_PARSE(app, argc, argv);
 
   e2e::Inbox inbox(STDIN_FILENO, 65536);
   std::string session;
-  std::int64_t server_ids = 0;
+  std::int64_t items = 0;
   Turn turn;
   while (auto line = inbox.next()) {
     auto frame = parse_json(*line);
@@ -103,13 +110,14 @@ int main(int argc, char** argv) {
     } else if (method == "turn/start") {
       const json::value command = params.contains("commandId") ? params.at("commandId") : json::value(uuid());
       turn = Turn{session, std::string(command.as_string()), uuid(), uuid()};
+      const std::string ref = fmt::format("v:{}:{}", session, ++items);
       respond(id, json::object{{"commandId", command}, {"status", "accepted"}, {"turnId", command}});
       notify("turn/started", json::object{{"sessionId", session}, {"turnId", turn.turn}});
       notify("item/started", json::object{{"sessionId", session},
                                            {"item", {{"itemId", turn.item}, {"kind", "toolCall"}, {"turnId", turn.turn},
-                                                     {"status", "inProgress"}, {"recordedAt", iso(tick())}}}});
+                                                     {"status", "inProgress"}, {"recordedAt", iso(tick())}, {"ref", ref}}}});
       write(json::object{{"jsonrpc", "2.0"},
-                         {"id", ++server_ids},
+                         {"id", "srv-" + uuid()},
                          {"method", "approval/request"},
                          {"params", {{"sessionId", session}, {"approvalId", turn.approval}, {"turnId", turn.turn},
                                      {"itemId", turn.item}}}});
@@ -120,9 +128,11 @@ int main(int argc, char** argv) {
       notify("approval/resolved", json::object{{"sessionId", turn.session}, {"approvalId", turn.approval},
                                                 {"itemId", turn.item}, {"decision", "approved"}});
       notify("item/completed", json::object{{"sessionId", turn.session},
-                                             {"item", {{"itemId", turn.item}, {"kind", "toolCall"}, {"turnId", turn.turn},
-                                                       {"status", "completed"}, {"recordedAt", iso(tick())}}}});
-      notify("turn/completed", json::object{{"sessionId", turn.session}, {"turnId", turn.turn}, {"terminal", "completed"}});
+                                             {"item", {{"itemId", turn.item}, {"kind", plant ? "command" : "toolCall"},
+                                                       {"turnId", turn.turn}, {"status", "completed"},
+                                                       {"recordedAt", iso(tick())}, {"ref", fmt::format("v:{}:{}", turn.session, items)}}}});
+      notify("turn/completed", json::object{{"sessionId", turn.session}, {"turnId", turn.turn}, {"terminal", "completed"},
+                                            {"durationMs", 1 + static_cast<std::int64_t>(rng() % 5000)}});
     } else {
       write(json::object{{"jsonrpc", "2.0"}, {"id", id},
                          {"error", {{"code", -32601}, {"message", "method not found"}, {"data", {{"kind", "methodNotFound"}}}}}});

@@ -497,8 +497,9 @@ TEST(Validator, NotificationsCheckedWithoutADomGiveTheGeneralPathsFindings) {
       EXPECT_EQ(a.rule, b.rule) << file;
       EXPECT_EQ(a.line, b.line) << file;
       EXPECT_EQ(a.severity, b.severity) << file;
-      // (A frame's size is in frame.too-large's message: the spelling made it 5 bytes longer.)
-      if (a.rule != "frame.too-large") {
+      // (A frame's size is in frame.too-large's message: the spelling made it 5 bytes longer;
+      // manifest.normalize-registry names the corpus file of each copy's own folder.)
+      if (a.rule != "frame.too-large" && a.rule != "manifest.normalize-registry") {
         EXPECT_EQ(a.message, b.message) << file << " line " << a.line;
       }
       findings_on_spelled += lines_spelled.count(a.line);

@@ -83,7 +83,8 @@ struct ClientRunnerOptions {
   int timeout_ms = 10000;
   int close_timeout_ms = 5000;
   std::filesystem::path keep_env;           // --keep-env DIR (each client's folders in DIR/<corpus>/<scenario>)
-  ValidateOptions validate;
+  std::filesystem::path registry;           // --registry FILE, passed on to the canned host; "" none
+  ValidateOptions validate;                 // its registry: the built-in one extended by --registry
 };
 
 class ClientRunner final : public ScenarioRunner {

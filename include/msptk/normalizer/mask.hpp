@@ -27,21 +27,22 @@
 
 namespace msptk {
 
-enum class MaskMode { unify, erase };
-
-std::string_view to_string(MaskMode mode);
-std::optional<MaskMode> parse_mask_mode(std::string_view text);
-
 // The declared normalization of one comparison: the paths, without duplicates, in the order
-// they were declared (manifest first, then explicit ones), and the mode.
+// they were declared (manifest first, then explicit ones), how each is compared (the registry's
+// declaration: unify, erase, a typed erase), and the mode (erase: every declared path erased).
 struct MaskSpec {
   std::vector<JsonPath> declared;
+  std::vector<PathCompare> compare;  // one per declared path; missing entries: unify
   MaskMode mode = MaskMode::unify;
   // serve-fixture --accept-redacted: a recorded "<redacted:N>" (record --redact) matches the
   // value the client sends there, the same N always the same value.
   bool accept_redacted = false;
 
   bool declares(std::string_view path) const;
+  // How the declared path with this index is compared, `mode` applied (erase wins).
+  PathCompare compare_of(std::size_t declared_index) const;
+  // True when some declared path is erased (by `mode` or by its declaration).
+  bool erases_any() const;
 };
 
 // Why a manifest's normalize entry `text` cannot be used: it is not a path (rule
@@ -54,8 +55,8 @@ struct EntryRefusal {
 };
 std::optional<EntryRefusal> refuse_normalize_entry(const Registry& registry, std::string_view text);
 
-// Builds a MaskSpec from a manifest's normalize list and explicit paths, refusing any path
-// that is not in the registry ("undeclared normalization is refused"). A bad manifest path is
+// Builds a MaskSpec from a manifest's normalize list and explicit paths (each compared as
+// `registry` declares it), refusing any path that is not in the registry ("undeclared normalization is refused"). A bad manifest path is
 // a `malformed` error naming `manifest_file` and `manifest_line` (rule manifest.normalize); a
 // bad explicit path is a `usage` error.
 Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std::string>& manifest_paths,
@@ -63,7 +64,8 @@ Result<MaskSpec> make_mask_spec(const Registry& registry, const std::vector<std:
                                 const std::vector<std::string>& explicit_paths, MaskMode mode);
 
 // The MaskSpec of a comparison against `scenario`: its manifest's normalize list (when it has
-// a manifest) plus `explicit_paths`, checked against `registry`. A normalize member that cannot
+// a manifest) plus `explicit_paths`, checked against the scenario's registry: resolve_registry
+// (corpus_file.hpp) of its folder with `registry` (built-in + --registry) as the explicit part. A normalize member that cannot
 // be read is refused (it would silently mask nothing), naming the manifest's file and line.
 Result<MaskSpec> mask_spec_for(const Scenario& scenario, const Registry& registry,
                                const std::vector<std::string>& explicit_paths, MaskMode mode);
@@ -131,6 +133,7 @@ class Masker {
  private:
   MaskSpec spec_;
   std::vector<std::size_t> depths_;  // steps of each declared path
+  std::vector<bool> erase_;          // each declared path erased (its declaration, or the mode)
   std::size_t max_depth_ = 3;
   int id_declared_ = -1;
   int command_id_declared_ = -1;

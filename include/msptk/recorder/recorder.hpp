@@ -123,6 +123,9 @@ std::vector<std::string> expand_placeholders(const std::vector<std::string>& arg
 // MSP_CLOCK_START_MS.
 std::vector<std::pair<std::string, std::string>> pinned_environment(const RecordOptions& options);
 
+// The manifest a recording starts with (the pins, the normalize list, the scenario id).
+Manifest initial_manifest(const RecordOptions& options, const std::string& scenario);
+
 // DIR's name as the default scenario id ("a/b/" -> "b").
 std::string default_scenario_id(const std::filesystem::path& out);
 

@@ -58,6 +58,12 @@ std::vector<Finding> validate_frames(const std::vector<Frame>& frames, std::int6
 // by it (or by a null id), and so does msptk shrink's segmentation.
 std::optional<std::string> too_large_frame_id(const Frame& frame);
 
+// The manifest.* rules over a manifest about to be written as `dir`/manifest.json (msptk record
+// checks what it will write before it spawns the host): the registry is resolved for `dir`
+// (corpus_file.hpp) from `registry`; rules that need the transcript are not applied.
+std::vector<Finding> check_manifest_before_writing(const Manifest& manifest, const std::filesystem::path& dir,
+                                                   const Registry& registry);
+
 // Reads the "fingerprint" member of a stable bundle manifest (stable/manifest.json).
 Result<std::string> read_stable_fingerprint(const std::filesystem::path& file);
 
