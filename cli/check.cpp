@@ -4,6 +4,7 @@
 // `msptk check --merge-reports REPORT.json...`: the reports of the shards of one run as one.
 #include "chaos_options.hpp"
 #include "environment_options.hpp"
+#include "staging_sweep.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -183,6 +184,7 @@ int run_check(const CheckCli& cli, Streams io) {
   if (cli.corpora.empty())
     return usage(io, "check needs at least one CORPUS (a corpus folder or a scenario folder), or --merge-reports");
 
+  sweep_staging_leftovers(cli.corpora, io);
   check::CheckOptions options;
   options.corpora.assign(cli.corpora.begin(), cli.corpora.end());
   options.jobs = cli.jobs;

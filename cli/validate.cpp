@@ -1,5 +1,6 @@
 // `msptk validate PATH...`: checks scenario folders, corpus folders and transcript files
 // against the format's rules and prints one line per finding plus a summary.
+#include "staging_sweep.hpp"
 #include "verbs.hpp"
 
 #include "msptk/validator/render.hpp"
@@ -68,6 +69,7 @@ int run_validate(const ValidateCliOptions& cli, Streams io) {
     if (!bundle) return report_error(io, bundle.error());
     options.schema = std::move(*bundle);
   }
+  sweep_staging_leftovers(cli.paths, io);
   std::vector<std::filesystem::path> paths(cli.paths.begin(), cli.paths.end());
   const ValidationReport report = validate_paths(paths, options);
   if (cli.format == "json") {
