@@ -35,15 +35,15 @@ std::string shown(const json::value& v) {
 // kShownArrivals runs are kept, the others only counted, so a flood costs no memory.
 class ArrivalLog {
  public:
-  void add(std::string what) {
+  void add(std::string what, std::uint64_t times = 1) {
     if (!runs_.empty() && last_ == what) {
-      if (last_kept_) ++runs_.back().second;
+      if (last_kept_) runs_.back().second += times;
       return;
     }
     last_ = what;
     last_kept_ = runs_.size() < kShownArrivals;
     if (last_kept_) {
-      runs_.emplace_back(std::move(what), 1);
+      runs_.emplace_back(std::move(what), times);
     } else {
       ++more_;
     }
@@ -77,7 +77,18 @@ struct HostFrame {
   std::uint64_t bytes = 0;
   json::value id;            // a request's id
   std::string what;          // as an error message names it
+  std::uint64_t order = 0;   // arrival number among the host's requests and notifications
 };
+
+// A host request or notification as a wait's timeout lists it ("arrived since the previous
+// wait"): runs of frames no wait looks at are counted in one entry.
+struct Seen {
+  std::string what;
+  std::uint64_t order = 0;  // the first frame's
+  bool queued = false;      // in the wait queue (its values can be shown)
+  std::uint64_t count = 1;
+};
+constexpr std::size_t kSeenEntries = 64;
 
 // A response to one of the script's requests.
 struct Response {
@@ -263,10 +274,17 @@ class Player {
         std::string what = request ? fmt::format("{} (request id {})", t.method, shown(*t.id)) : t.method;
         arrivals_.add(what + size_note);
         HostFrame frame{t.method, whole ? std::move(line.text) : std::string(), whole, bytes,
-                        request ? *t.id : json::value(), std::move(what)};
+                        request ? *t.id : json::value(), std::move(what), ++order_};
+        const bool queued = wanted(last_wait_, frame.method);
+        if (queued || since_wait_.empty() || since_wait_.back().queued || since_wait_.back().what != frame.what) {
+          if (since_wait_.size() < kSeenEntries) since_wait_.push_back(Seen{frame.what, frame.order, queued, 1});
+          else ++since_wait_more_;
+        } else {
+          ++since_wait_.back().count;
+        }
         if (wanted(last_ref_, frame.method)) latest_[frame.method] = frame;
         if (request) hold_request(frame);
-        if (wanted(last_wait_, frame.method)) {
+        if (queued) {
           queue_bytes_ += frame.bytes;
           queue_.push_back(std::move(frame));
           while (queue_.size() > kQueueFrames || (queue_bytes_ > kQueueBytes && queue_.size() > 1)) {
@@ -518,6 +536,9 @@ class Player {
     auto take = [&] {
       for (; scanned < queue_.size(); ++scanned) {
         if (!matches(queue_[scanned])) continue;
+        const std::uint64_t taken = queue_[scanned].order;
+        while (!since_wait_.empty() && since_wait_.front().order <= taken) since_wait_.pop_front();
+        if (since_wait_.empty()) since_wait_more_ = 0;
         for (std::size_t i = 0; i <= scanned; ++i) queue_bytes_ -= queue_[i].bytes;
         queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(scanned) + 1);
         return true;
@@ -537,16 +558,20 @@ class Player {
     std::string doing = fmt::format("waiting for {}", step.method);
     for (std::size_t i = 0; i < where.size(); ++i)
       doing += fmt::format("{}{} = {}", i ? ", " : " with ", where[i].first->text(), shown(where[i].second));
-    // What arrived instead: every host frame since the previous wait took its own that a wait
-    // can still take, with the values at the where paths for frames of the waited method.
+    // What arrived instead: every host request and notification since the previous wait took
+    // its own, with the values at the where paths for the queued frames of the waited method.
     auto instead = [&] {
       ArrivalLog frames;
-      for (const HostFrame& f : queue_) {
-        std::string what = f.what;
-        if (f.method == step.method && !where.empty()) {
-          if (!f.whole) {
-            what += fmt::format(" ({} bytes, over {}: not kept)", f.bytes, kMaxLineBytes);
-          } else if (auto value = parse_json(f.line)) {
+      for (const Seen& seen : since_wait_) {
+        std::string what = seen.what;
+        const HostFrame* f = nullptr;
+        if (seen.queued)
+          for (const HostFrame& q : queue_)
+            if (q.order == seen.order) f = &q;
+        if (f && f->method == step.method && !where.empty()) {
+          if (!f->whole) {
+            what += fmt::format(" ({} bytes, over {}: not kept)", f->bytes, kMaxLineBytes);
+          } else if (auto value = parse_json(f->line)) {
             for (const auto& [path, expected] : where) {
               std::vector<std::string> values;
               path->for_each_match(*value, [&](const json::value& v, const std::string&) { values.push_back(shown(v)); });
@@ -555,11 +580,13 @@ class Player {
             }
           }
         }
-        frames.add(std::move(what));
+        frames.add(std::move(what), seen.count);
       }
       std::string text = frames.render("nothing arrived since the previous wait", "arrived since the previous wait: ");
+      if (since_wait_more_) text += fmt::format(" (and {} later frames)", since_wait_more_);
       if (queue_dropped_ > dropped_at_take_)
-        text += fmt::format(" ({} earlier frames were dropped: the wait queue keeps the latest {} frames, {} bytes)",
+        text += fmt::format(" ({} frames of waited methods were dropped: the wait queue keeps the latest {} frames, {} "
+                            "bytes)",
                             queue_dropped_ - dropped_at_take_, kQueueFrames, kQueueBytes);
       return text;
     };
@@ -580,6 +607,9 @@ class Player {
   std::deque<HostFrame> queue_;                        // what waits look at
   std::uint64_t queue_bytes_ = 0;
   std::uint64_t queue_dropped_ = 0, dropped_at_take_ = 0;  // frames dropped: in all, when a wait last took one
+  std::deque<Seen> since_wait_;                        // what a wait's timeout lists
+  std::uint64_t since_wait_more_ = 0;                  // frames past kSeenEntries
+  std::uint64_t order_ = 0;
   std::deque<HostFrame> requests_;                     // unanswered host requests
   std::uint64_t requests_dropped_ = 0;
   std::vector<const Step*> standing_;                  // "always" answers
