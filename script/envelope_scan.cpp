@@ -162,7 +162,11 @@ LongFrame EnvelopeScan::finish() {
   LongFrame out = std::move(impl_->parser.handler().frame);
   out.bytes = impl_->bytes;
   out.object = !impl_->failed && impl_->parser.handler().top_object;
-  if (!out.object) out = LongFrame{out.bytes};
+  if (!out.object) {
+    const std::uint64_t bytes = out.bytes;
+    out = LongFrame();
+    out.bytes = bytes;
+  }
   return out;
 }
 

@@ -277,8 +277,11 @@ class Player {
                         request ? *t.id : json::value(), std::move(what), ++order_};
         const bool queued = wanted(last_wait_, frame.method);
         if (queued || since_wait_.empty() || since_wait_.back().queued || since_wait_.back().what != frame.what) {
-          if (since_wait_.size() < kSeenEntries) since_wait_.push_back(Seen{frame.what, frame.order, queued, 1});
-          else ++since_wait_more_;
+          if (since_wait_.size() == kSeenEntries) {  // the latest are listed, the earlier counted
+            since_wait_more_ += since_wait_.front().count;
+            since_wait_.pop_front();
+          }
+          since_wait_.push_back(Seen{frame.what, frame.order, queued, 1});
         } else {
           ++since_wait_.back().count;
         }
@@ -538,7 +541,7 @@ class Player {
         if (!matches(queue_[scanned])) continue;
         const std::uint64_t taken = queue_[scanned].order;
         while (!since_wait_.empty() && since_wait_.front().order <= taken) since_wait_.pop_front();
-        if (since_wait_.empty()) since_wait_more_ = 0;
+        since_wait_more_ = 0;
         for (std::size_t i = 0; i <= scanned; ++i) queue_bytes_ -= queue_[i].bytes;
         queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(scanned) + 1);
         return true;
@@ -583,7 +586,7 @@ class Player {
         frames.add(std::move(what), seen.count);
       }
       std::string text = frames.render("nothing arrived since the previous wait", "arrived since the previous wait: ");
-      if (since_wait_more_) text += fmt::format(" (and {} later frames)", since_wait_more_);
+      if (since_wait_more_) text += fmt::format(" (and {} earlier frames)", since_wait_more_);
       if (queue_dropped_ > dropped_at_take_)
         text += fmt::format(" ({} frames of waited methods were dropped: the wait queue keeps the latest {} frames, {} "
                             "bytes)",
@@ -608,7 +611,7 @@ class Player {
   std::uint64_t queue_bytes_ = 0;
   std::uint64_t queue_dropped_ = 0, dropped_at_take_ = 0;  // frames dropped: in all, when a wait last took one
   std::deque<Seen> since_wait_;                        // what a wait's timeout lists
-  std::uint64_t since_wait_more_ = 0;                  // frames past kSeenEntries
+  std::uint64_t since_wait_more_ = 0;                  // earlier frames, past kSeenEntries
   std::uint64_t order_ = 0;
   std::deque<HostFrame> requests_;                     // unanswered host requests
   std::uint64_t requests_dropped_ = 0;
