@@ -6,6 +6,7 @@
 // exit 1 (3 when the host closed its output), the recording so far kept.
 #include "environment_options.hpp"
 #include "verbs.hpp"
+#include "whole_number.hpp"
 
 #include "msptk/normalizer/path.hpp"
 #include "msptk/process/stop_ladder.hpp"
@@ -128,6 +129,7 @@ Runner setup_record(CLI::App& app) {
       ->default_val(kDefaultFrameLimitBytes);
   sub->add_option("--id-seed", options->id_seed, "id seed: {idSeed} in ARGS, MSP_ID_SEED")->default_val(kDefaultIdSeed);
   sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
+      ->check(whole_number<std::int64_t>())
       ->default_val(kDefaultClockStartMs);
   sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable)")
       ->allow_extra_args(false);
@@ -156,6 +158,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_flag("--check", cli->check, "with --script: check SCRIPT and exit (no HOST, no --out)");
   CLI::Option* seed = sub->add_option("--seed", cli->seed,
                   "with --script: seed of the commandIds minted for commands (UUIDv7), kept in seeds.commandIdSeed")
+      ->check(whole_number<std::int64_t>())
       ->default_val(script::kDefaultCommandIdSeed);
   CLI::Option* host = sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell");
   // --out and HOST are required unless --check only checks a script.

@@ -2,6 +2,7 @@
 // frame pretty-printed (--frame N), as text, JSON (docs/show-json.md) or one HTML page.
 #include "terminal.hpp"
 #include "verbs.hpp"
+#include "whole_number.hpp"
 
 #include "msptk/show/render.hpp"
 #include "msptk/show/render_html.hpp"
@@ -96,6 +97,7 @@ Runner setup_show(CLI::App& app) {
       ->required()
       ->type_name("PATH");
   sub->add_option("--frame", cli->frame, "Pretty-print the frame of transcript line N (2-space JSON, tokens as sent)")
+      ->check(whole_number<std::size_t>())
       ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()).description(""))
       ->type_name("N");
   sub->add_option("--method", cli->methods, "Show only frames of method M (a response: of its request); 'item/*' a prefix; repeatable")

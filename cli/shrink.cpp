@@ -1,6 +1,7 @@
 // msptk shrink SCENARIO --out DIR (--host 'CMD' | --client 'CMD') [--max-runs N] [--timeout-ms T]:
 // the smallest scenario found that still fails the same way (shrink/shrink.hpp).
 #include "verbs.hpp"
+#include "whole_number.hpp"
 
 #include "msptk/check/host_command.hpp"
 #include "msptk/shrink/shrink.hpp"
@@ -65,6 +66,7 @@ Runner setup_shrink(CLI::App& app) {
                   "`msptk serve-fixture --transcript {scenario}`)")
       ->type_name("CMD");
   sub->add_option("--max-runs", cli->max_runs, "Run the peer at most N times (the first run included)")
+      ->check(whole_number<std::int64_t>())
       ->default_val(500)
       ->type_name("N");
   sub->add_option("--timeout-ms", cli->timeout_ms,

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -197,8 +198,6 @@ Result<Step> parse_step(const LineParser& at, const json::object& o, const Scrip
       step.method = env.method;
       step.is_request = env.kind == FrameKind::request;
       if (step.is_request) {
-        if (!valid_id(*env.id))
-          return at.fail("script.frame", fmt::format("the request's id is {}, not {}", kIdRule, serialize_json(*env.id)));
         if (env.id->is_string() && env.id->get_string().starts_with("${"))
           return at.fail("script.member", "a request's id is written out, never a reference (responses are matched by it)");
         step.id = *env.id;
@@ -321,9 +320,15 @@ Result<Script> parse_script(std::string_view text, std::string file) {
     }
     if (step->is_request) {
       const json::value& id = *step->id;
-      const bool ceiling = (id.is_int64() && id.get_int64() == INT64_MAX) || id.is_uint64();
+      // A send's id may be a whole number written with an exponent (1e3): that integer.
+      std::optional<std::int64_t> integer;
+      if (id.is_int64()) integer = id.get_int64();
+      if (id.is_double() && std::trunc(id.get_double()) == id.get_double() && std::fabs(id.get_double()) < 9.2e18)
+        integer = static_cast<std::int64_t>(id.get_double());
+      const bool ceiling = (integer && *integer == INT64_MAX) || id.is_uint64() ||
+                           (id.is_double() && id.get_double() >= 9.2e18);
       if (ceiling && !id_ceiling) id_ceiling.emplace(line, serialize_json(id));
-      if (!ceiling && id.is_int64() && id.get_int64() >= next_id) next_id = id.get_int64() + 1;
+      if (!ceiling && integer && *integer >= next_id) next_id = *integer + 1;
       const std::string key = id_key(id);
       if (!ids.insert(key).second)
         return at.fail("script.duplicate-id", fmt::format("request id {} is used by an earlier step", serialize_json(*step->id)));

@@ -339,7 +339,7 @@ TEST(ReviewDebrisE2E, SigkillDuringAcceptLeavesAWholeScenarioAndTheNextRunSweeps
     fs::remove_all(scenario);
     fs::copy(tmp / "template", scenario, fs::copy_options::recursive);
     test::TempDir scratch;
-    Measured killed = run_measured({msptk_bin(), "review", (tmp / "corpus").string(), "--accept-equivalent"}, scratch,
+    Measured killed = run_measured({msptk_bin(), "review", (tmp / "corpus").string(), "--accept-equivalent"}, scratch.path(),
                                    {}, true, std::chrono::seconds(20), SIGKILL, std::chrono::milliseconds(delay_ms));
     ASSERT_FALSE(killed.timed_out);
     const std::string now = test::read_text(scenario / "transcript.ndjson");
