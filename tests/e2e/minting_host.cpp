@@ -20,7 +20,7 @@
 //   --long-on METHOD --long-bytes B  answers a request of METHOD with a result {"blob": B bytes}
 //                       (one line of B bytes and more)
 //   --unterminated-on METHOD --long-bytes B  on a request of METHOD writes B bytes of an
-//                       unfinished frame without LF, then reads on to EOF (nothing else written)
+//                       unfinished frame without LF, then exits 0 (a host gone mid-frame)
 #include "tool_support.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
@@ -90,7 +90,6 @@ int main(int argc, char** argv) {
   app.add_option("--long-bytes", long_bytes);
   app.add_option("--unterminated-on", unterminated_on);
   CLI11_PARSE(app, argc, argv);
-  bool unterminated = false;  // an unfinished frame was written: nothing more is
 
   e2e::Inbox inbox(STDIN_FILENO, 65536);
   std::string session;
@@ -106,7 +105,7 @@ int main(int argc, char** argv) {
     const json::object empty;
     const json::object& params = f.contains("params") && f.at("params").is_object() ? f.at("params").get_object() : empty;
     if (method == die_on) return 3;
-    if (method == silent_on || unterminated) continue;
+    if (method == silent_on) continue;
     if (method == deaf_on) {
       respond(id, json::object{});
       while (true) ::pause();
@@ -135,7 +134,7 @@ int main(int argc, char** argv) {
         left -= n;
       }
       if (method == unterminated_on) {
-        unterminated = true;
+        return 0;
       } else {
         (void)process::write_all(STDOUT_FILENO, "\"}}\n");
       }
