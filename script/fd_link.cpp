@@ -102,11 +102,6 @@ ClientLink::Sent FdLink::send(std::string_view frame, Clock::time_point deadline
       ready_.pop_front();
       arrived(std::move(line));
     }
-    if (Clock::now() >= deadline) {
-      stalled_ = true;
-      sent.status = Sent::timeout;
-      return sent;
-    }
     pollfd fds[2] = {{out_, POLLOUT, 0}, {eof_ ? -1 : in_, POLLIN, 0}};
     if (::poll(fds, 2, poll_ms(deadline)) < 0) {
       if (errno == EINTR) continue;
@@ -118,15 +113,23 @@ ClientLink::Sent FdLink::send(std::string_view frame, Clock::time_point deadline
       sent.status = Sent::closed;
       return sent;
     }
-    if (!fds[0].revents) continue;
-    const process::IoResult w = process::write_some(out_, rest);
-    if (w.error == EAGAIN || w.error == EWOULDBLOCK) continue;
-    if (w.error) {
-      sent.status = Sent::closed;
+    if (fds[0].revents) {
+      const process::IoResult w = process::write_some(out_, rest);
+      if (w.error && w.error != EAGAIN && w.error != EWOULDBLOCK) {
+        sent.status = Sent::closed;
+        return sent;
+      }
+      rest.remove_prefix(w.bytes);
+      sent.written += w.bytes;
+    }
+    // Every turn writes what the host takes (one try even past the deadline); once the deadline
+    // has passed with bytes left, the host did not take the frame in time (also while it floods
+    // its output, which keeps the poll busy).
+    if (!rest.empty() && Clock::now() >= deadline) {
+      stalled_ = true;
+      sent.status = Sent::timeout;
       return sent;
     }
-    rest.remove_prefix(w.bytes);
-    sent.written += w.bytes;
   }
   return sent;
 }
