@@ -41,8 +41,9 @@ std::optional<std::uint64_t> process_start(long pid) {
   if (!in || !std::getline(in, stat)) return std::nullopt;
   const std::size_t close = stat.rfind(')');  // the command name may hold spaces and parentheses
   if (close == std::string::npos) return std::nullopt;
+  // `at` is the space before field `field + 1` (field 3, the state, follows the name).
   std::size_t field = 2, at = close + 1;
-  while (field < 22 && at < stat.size()) {
+  while (field < 21 && at < stat.size()) {
     at = stat.find(' ', at + 1);
     if (at == std::string::npos) return std::nullopt;
     ++field;
