@@ -18,9 +18,10 @@
 //   most kQueueFrames frames and kQueueBytes of their bytes (the oldest dropped, counted, and
 //   said in a wait's timeout), each as the line that arrived (parsed when a wait looks at it).
 // So what the player holds is bounded whatever the host floods. A line longer than the link
-// holds (kMaxLineBytes, the recorder's own in-memory limit per direction) arrives as its envelope only (envelope_scan.hpp): it
-// completes a response, is answered or waited for by method, but a reference or a where into
-// it fails (script.unresolved / the wait's timeout say so).
+// holds (kMaxLineBytes, the recorder's own in-memory limit per direction) arrives as its
+// envelope only (envelope_scan.hpp): it completes a response, is answered or waited for by
+// method, but a reference or a where into it fails (script.unresolved / the wait's timeout
+// say so).
 // References are resolved just before a step's frame is sent: a response not yet there (a
 // pipelined request) is waited for within the step's timeout; "last" takes what has arrived.
 // A step's timeout (timeoutMs) covers everything the step does from its start: writing its
