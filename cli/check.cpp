@@ -6,6 +6,7 @@
 #include "environment_options.hpp"
 #include "option_checks.hpp"
 #include "masking.hpp"
+#include "staging_sweep.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/client_runner.hpp"
@@ -268,6 +269,7 @@ int run_check(const CheckCli& cli, Streams io) {
     return usage(io, "--update stores replays of a host as review candidates; it does not apply to --client");
   if (!cli.list && cli.format != "text") return usage(io, "--format applies to --list");
 
+  sweep_staging_leftovers(cli.corpora, io);
   check::CheckOptions options;
   options.corpora.assign(cli.corpora.begin(), cli.corpora.end());
   options.jobs = cli.jobs;

@@ -112,6 +112,8 @@ int run_record(const RecordCli& cli, Streams io) {
       return 0;
     }
     to_play = std::move(*read);
+    if (auto problem = script::clock_start_problem(cli.options.clock_start_ms, to_play->minted_command_ids()))
+      return report_error(io, Error::usage(*problem));
   }
   auto plan = environment_plan(cli.environment);
   if (!plan) return report_error(io, plan.error());

@@ -3,6 +3,7 @@
 // --reject-all, --format json; a stdin that is not a terminal never prompts (it lists).
 #include "masking.hpp"
 #include "verbs.hpp"
+#include "staging_sweep.hpp"
 
 #include "msptk/review/session.hpp"
 #include "msptk/transcript/json_io.hpp"
@@ -85,6 +86,7 @@ int run_review(const ReviewCli& cli, Streams io) {
     return report_error(io, Error::usage("choose one of --list, --accept-equivalent and --reject-all"));
   std::vector<std::filesystem::path> paths(cli.corpora.begin(), cli.corpora.end());
   if (paths.empty()) paths.emplace_back(".");
+  sweep_staging_leftovers({paths.begin(), paths.end()}, io);
   auto candidates = review::find_candidates(paths);
   if (!candidates) return report_error(io, candidates.error());
   review::ReviewOptions options;

@@ -18,7 +18,7 @@ struct ShrinkCli {
   std::string out;
   std::string host;
   std::string client;
-  std::size_t max_runs = 500;
+  std::int64_t max_runs = 500;  // signed, so that a negative N is refused, never read as 2^64 - N
   int timeout_ms = 10000;
   std::string registry;  // --registry
 };
@@ -34,7 +34,8 @@ int run_shrink(const ShrinkCli& cli, Streams io) {
   auto argv = check::split_command(cli.host.empty() ? cli.client : cli.host);
   if (!argv) return report_error(io, argv.error());
   options.command = std::move(*argv);
-  options.max_runs = cli.max_runs;
+  if (cli.max_runs < 1) return report_error(io, Error::usage("--max-runs must be at least 1 (the first run checks the failure)"));
+  options.max_runs = static_cast<std::size_t>(cli.max_runs);
   options.timeout_ms = cli.timeout_ms;
   auto registry = explicit_registry(cli.registry);
   if (!registry) return report_error(io, registry.error());

@@ -2,6 +2,7 @@
 // against the format's rules and prints one line per finding plus a summary.
 #include "option_checks.hpp"
 #include "masking.hpp"
+#include "staging_sweep.hpp"
 #include "verbs.hpp"
 
 #include "msptk/validator/render.hpp"
@@ -70,6 +71,7 @@ int run_validate(const ValidateCliOptions& cli, Streams io) {
     if (!bundle) return report_error(io, bundle.error());
     options.schema = std::move(*bundle);
   }
+  sweep_staging_leftovers(cli.paths, io);
   std::vector<std::filesystem::path> paths(cli.paths.begin(), cli.paths.end());
   const ValidationReport report = validate_paths(paths, options);
   if (cli.format == "json") {

@@ -163,6 +163,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
   SessionEnd end;
   Outbox to_host(host.stdin_fd()), to_client(wiring.client_out), to_err(wiring.err_out);
   bool client_open = wiring.client_in >= 0;
+  bool abandon_open = wiring.client_abandon >= 0;
   bool out_open = host.stdout_fd() >= 0;
   bool err_open = host.stderr_fd() >= 0;
   std::optional<process::ExitStatus> exit;
@@ -258,7 +259,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     }
     if (exit && group_gone && !out_open && !err_open && to_client.idle() && to_err.idle()) break;
 
-    enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kSlots };
+    enum Slot { kSignals, kClientIn, kHostOut, kHostErr, kHostIn, kClientOut, kErrOut, kAbandon, kSlots };
     pollfd fds[kSlots];
     auto watch = [&](Slot slot, int fd, short events, bool on) { fds[slot] = {on ? fd : -1, events, 0}; };
     watch(kSignals, signals ? signals->fd() : -1, POLLIN, signals != nullptr);
@@ -268,6 +269,7 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     watch(kHostIn, to_host.fd(), POLLOUT, to_host.wants_write());
     watch(kClientOut, to_client.fd(), POLLOUT, to_client.wants_write());
     watch(kErrOut, to_err.fd(), POLLOUT, to_err.wants_write());
+    watch(kAbandon, wiring.client_abandon, POLLIN, abandon_open);
 
     int ready = ::poll(fds, kSlots, ladder.poll_timeout_ms(kPollTimeoutMs));
     if (ready < 0) {
@@ -278,6 +280,17 @@ Result<SessionEnd> forward_session(process::HostProcess& host, Tee& tee, const W
     auto open_sources = [&] { return (client_open ? 1 : 0) | (out_open ? 2 : 0) | (err_open ? 4 : 0); };
     const int were_open = open_sources();
     look = ready == 0 || fired(kSignals);
+    if (fired(kAbandon)) {  // a byte: the client gave up (what it had on its way to the host is dropped)
+      char byte = 0;
+      const IoResult r = process::read_some(wiring.client_abandon, &byte, 1);
+      if (r.bytes > 0 || r.eof || (r.error && r.error != EAGAIN)) abandon_open = false;
+      if (r.bytes > 0 && client_open) {
+        client_open = false;
+        tee.close(Direction::client);
+        to_host.kill();
+      }
+      look = true;
+    }
     if (fired(kHostIn)) to_host.flush();
     if (fired(kClientOut)) to_client.flush();
     if (fired(kErrOut)) to_err.flush();

@@ -107,31 +107,25 @@ fs::path pending_dir(const fs::path& scenario) { return scenario / kPendingFolde
 Result<fs::path> store_candidate(const fs::path& scenario, const fs::path& recording, const CandidateCapture& capture) {
   std::error_code ec;
   const fs::path target = pending_dir(scenario);
-  std::string pattern = (scenario / ".pending-new-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
+  // Staged inside the scenario (one file system), removed on every error path; a SIGKILL leaves
+  // it for the next sweep (folder_rewrite.hpp).
+  auto staging_folder = StagingFolder::create_in(scenario, "pending-new");
+  if (!staging_folder)
     return Error::unreadable(scenario.string(), "cannot create a folder for the review candidate");
-  const fs::path staging = pattern;
+  const fs::path staging = staging_folder->dir();
   fs::copy(recording, staging, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    fs::remove_all(staging, ec);
-    return io_error(recording, "cannot copy the recording", ec);
-  }
+  if (ec) return io_error(recording, "cannot copy the recording", ec);
   json::object record{{"complete", capture.complete}};
   if (!capture.complete) record["problem"] = capture.problem;
   if (auto written = write_file_atomic(staging / kCandidateRecord, serialize_json(record) + "\n",
                                        fs::perms::owner_read | fs::perms::owner_write);
-      !written) {
-    fs::remove_all(staging, ec);
+      !written)
     return written.error();
-  }
   fs::remove_all(target, ec);
   if (ec) return io_error(target, "cannot replace the old candidate", ec);
   fs::rename(staging, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    return io_error(target, "cannot create", ec);
-  }
+  if (ec) return io_error(target, "cannot create", ec);
+  staging_folder->release();  // it is the candidate now
   return target;
 }
 

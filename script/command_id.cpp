@@ -2,10 +2,23 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace msptk::script {
 
 CommandIdMinter::CommandIdMinter(std::int64_t seed, std::int64_t clock_start_ms)
     : state_(static_cast<std::uint64_t>(seed)), clock_ms_(static_cast<std::uint64_t>(clock_start_ms)) {}
+
+std::optional<std::string> clock_start_problem(std::int64_t clock_start_ms, std::size_t ids) {
+  if (ids == 0) return std::nullopt;
+  const bool fits = clock_start_ms >= 0 && clock_start_ms <= kMaxCommandIdTimeMs &&
+                    ids - 1 <= static_cast<std::uint64_t>(kMaxCommandIdTimeMs - clock_start_ms);
+  if (fits) return std::nullopt;
+  return fmt::format("--clock-start-ms {}: the script mints {} commandId{} (UUIDv7) whose 48-bit time is the clock "
+                     "start plus the ids minted before, so it must be from 0 to {}",
+                     clock_start_ms, ids, ids == 1 ? "" : "s",
+                     kMaxCommandIdTimeMs - static_cast<std::int64_t>(std::min<std::size_t>(ids - 1, kMaxCommandIdTimeMs)));
+}
 
 std::uint64_t CommandIdMinter::random() {
   std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);

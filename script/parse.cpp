@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <optional>
 #include <set>
 
 namespace msptk::script {
@@ -34,6 +37,12 @@ const Step* Script::named(std::string_view name) const {
   return nullptr;
 }
 
+std::size_t Script::minted_command_ids() const {
+  return static_cast<std::size_t>(std::count_if(steps.begin(), steps.end(), [](const Step& step) {
+    return step.command && !(step.has_params && step.body.is_object() && step.body.get_object().contains("commandId"));
+  }));
+}
+
 const std::vector<ScriptRule>& script_rules() {
   static const std::vector<ScriptRule> rules = {
       {"script.json", "every line that is not blank or a # comment is one JSON value"},
@@ -47,8 +56,9 @@ const std::vector<ScriptRule>& script_rules() {
       {"script.not-request", "a reference by name names a request step (its response is what is read)"},
       {"script.duplicate-name", "a step name is declared once"},
       {"script.duplicate-id", "an explicit request id is used once"},
+      {"script.id-range", "a minted request id stays within int64: no request without an id follows an integer id of 9223372036854775807 or more"},
       {"script.empty", "a script has at least one step"},
-      {"script.timeout", "run time: a response, a wait, an answer or a quiet period came within its timeoutMs"},
+      {"script.timeout", "run time: a step's frames were taken by the host, and its response, wait, answer or quiet period came, within its timeoutMs"},
       {"script.unresolved", "run time: a reference names a value the host sent (no error response, the path holds one value)"},
       {"script.handshake", "run time: the host answered initialize with a result"},
       {"script.host-closed", "run time: the host kept its output open until the script ended"},
@@ -77,7 +87,10 @@ bool valid_name(std::string_view name) {
   return true;
 }
 
+// An integer id is one of 64 bits (int64 or uint64); a string id any string.
 bool valid_id(const json::value& id) { return id.is_int64() || id.is_uint64() || is_json_string(id); }
+constexpr std::string_view kIdRule =
+    "an integer from -9223372036854775808 to 18446744073709551615 or a string";
 
 Result<int> milliseconds(const LineParser& at, const json::value& v, std::string_view member) {
   if (v.is_int64() && v.get_int64() >= 1 && v.get_int64() <= kMaxTimeoutMs) return static_cast<int>(v.get_int64());
@@ -208,7 +221,8 @@ Result<Step> parse_step(const LineParser& at, const json::object& o, const Scrip
     step.has_params = true;
   }
   if (auto it = o.find("id"); it != o.end()) {
-    if (!valid_id(it->value())) return at.fail("script.member", "\"id\" is an integer or a string");
+    if (!valid_id(it->value()))
+      return at.fail("script.member", fmt::format("\"id\" is {}, not {}", kIdRule, serialize_json(it->value())));
     step.id = it->value();
   }
   if (auto it = o.find("wait"); it != o.end() && step.kind != StepKind::wait) {
@@ -224,9 +238,7 @@ Result<Step> parse_step(const LineParser& at, const json::object& o, const Scrip
       return at.fail("script.duplicate-name", fmt::format("step name \"{}\" is declared at line {} already", step.name,
                                                           before->line));
   }
-  if (auto it = o.find("timeoutMs"); it != o.end()) {
-    if (step.kind == StepKind::notify || (step.kind == StepKind::send && !step.is_request))
-      return at.fail("script.member", "\"timeoutMs\" is for steps that wait: this one does not");
+  if (auto it = o.find("timeoutMs"); it != o.end()) {  // every step: it covers the step's sends too
     auto ms = milliseconds(at, it->value(), "timeoutMs");
     if (!ms) return ms.error();
     step.timeout_ms = *ms;
@@ -278,7 +290,10 @@ Result<Script> parse_script(std::string_view text, std::string file) {
   script.file = std::move(file);
   script.sha256 = sha256_hex(text);
   std::set<std::string> ids;
-  std::int64_t next_id = 1;  // minted ids count up past every integer id used before
+  // Minted ids count up past every integer id used before, from 1, within int64: once an id
+  // of INT64_MAX (or a larger uint64 one) was used, none can be minted (script.id-range).
+  std::int64_t next_id = 1;
+  std::optional<std::pair<std::size_t, std::string>> id_ceiling;  // the line and id that ended minting
   std::size_t line = 0;
   while (!text.empty()) {
     ++line;
@@ -294,10 +309,26 @@ Result<Script> parse_script(std::string_view text, std::string file) {
     if (!value->is_object()) return at.fail("script.step", "a step is a JSON object");
     auto step = parse_step(at, value->get_object(), script);
     if (!step) return step.error();
-    if (step->is_request && !step->id) step->id = json::value(next_id);
+    if (step->is_request && !step->id) {
+      if (id_ceiling)
+        return at.fail("script.id-range",
+                       fmt::format("no request id can be minted for this request: line {} uses the id {}, and a minted id "
+                                   "is one more than the largest integer id before it, within int64 (at most "
+                                   "9223372036854775807); give this request an \"id\"",
+                                   id_ceiling->first, id_ceiling->second));
+      step->id = json::value(next_id);
+    }
     if (step->is_request) {
       const json::value& id = *step->id;
-      if (id.is_int64() && id.get_int64() >= next_id) next_id = id.get_int64() + 1;
+      // A send's id may be a whole number written with an exponent (1e3): that integer.
+      std::optional<std::int64_t> integer;
+      if (id.is_int64()) integer = id.get_int64();
+      if (id.is_double() && std::trunc(id.get_double()) == id.get_double() && std::fabs(id.get_double()) < 9.2e18)
+        integer = static_cast<std::int64_t>(id.get_double());
+      const bool ceiling = (integer && *integer == INT64_MAX) || id.is_uint64() ||
+                           (id.is_double() && id.get_double() >= 9.2e18);
+      if (ceiling && !id_ceiling) id_ceiling.emplace(line, serialize_json(id));
+      if (!ceiling && integer && *integer >= next_id) next_id = *integer + 1;
       const std::string key = id_key(id);
       if (!ids.insert(key).second)
         return at.fail("script.duplicate-id", fmt::format("request id {} is used by an earlier step", serialize_json(*step->id)));

@@ -50,21 +50,31 @@ Result<ScriptedRecordOutcome> record_script(const Script& script, const recorder
     ::close(to_host->second);
     return from_host.error();
   }
+  auto abandon = make_pipe();  // player -> recorder: the player gave up on a frame the host did not read
+  if (!abandon) {
+    for (int fd : {to_host->first, to_host->second, from_host->first, from_host->second}) ::close(fd);
+    return abandon.error();
+  }
   // The recorder's ends, closed once the session is over (the player then sees the end).
-  int recorder_in = to_host->first, recorder_out = from_host->second;
+  int recorder_in = to_host->first, recorder_out = from_host->second, recorder_abandon = abandon->first;
   (void)process::set_nonblocking(recorder_in, true);
   (void)process::set_nonblocking(recorder_out, true);
   auto close_recorder_ends = [&] {
     if (recorder_in >= 0) ::close(recorder_in);
     if (recorder_out >= 0) ::close(recorder_out);
-    recorder_in = recorder_out = -1;
+    if (recorder_abandon >= 0) ::close(recorder_abandon);
+    recorder_in = recorder_out = recorder_abandon = -1;
   };
   process::SigpipeIgnored sigpipe;  // a host gone while the player writes is an error, not a signal
 
   PlayOutcome played;
-  std::thread player([&, link_in = from_host->first, link_out = to_host->second] {
+  std::thread player([&, link_in = from_host->first, link_out = to_host->second, give_up = abandon->second] {
     FdLink link(link_in, link_out);
     played = play(script, link, play_options);
+    // A frame the host stopped reading: the recorder would wait for it forever, so it is told to
+    // end the client's side now (its stop ladder then ends the host).
+    if (link.stalled()) (void)process::write_all(give_up, "x");
+    ::close(give_up);
     link.close_send();
     link.drain();
   });
@@ -78,6 +88,7 @@ Result<ScriptedRecordOutcome> record_script(const Script& script, const recorder
   recorder::RecordEnv scripted = env;
   scripted.wiring.client_in = recorder_in;
   scripted.wiring.client_out = recorder_out;
+  scripted.wiring.client_abandon = recorder_abandon;
   scripted.client_done = [&] {
     finish();
     return script_capture(script, played);

@@ -18,6 +18,14 @@
 //                       params.item.kind is "command" instead of "toolCall"
 //   --silent-on METHOD  never answers a request of METHOD (a script's wait then times out)
 //   --die-on METHOD     exits at once, with status 3, when a request of METHOD arrives
+//   --deaf-on METHOD    answers a request of METHOD, then never reads its stdin again and never
+//                       exits by itself (a host that stopped reading: only a signal ends it)
+//   --flood-on METHOD --flood N [--flood-bytes B]  on a request of METHOD writes N notifications
+//                       flood/tick ({"n": i, "pad": B bytes}), then flood/done, then the result
+//   --long-on METHOD --long-bytes B  answers a request of METHOD with a result {"blob": B bytes}
+//                       (one line of B bytes and more)
+//   --unterminated-on METHOD --long-bytes B  on a request of METHOD writes B bytes of an
+//                       unfinished frame without LF, then exits 0 (a host gone mid-frame)
 #include "tool_support.hpp"
 
 #include "msptk/transcript/json_parse.hpp"
@@ -25,6 +33,7 @@
 #include <CLI/CLI.hpp>
 
 #include <random>
+#include <unistd.h>
 
 using namespace msptk;
 namespace json = boost::json;
@@ -78,6 +87,15 @@ int main(int argc, char** argv) {
   app.add_option("--silent-on", silent_on);
   app.add_option("--die-on", die_on);
   app.add_flag("--plant", plant);
+  std::string deaf_on, flood_on, long_on, unterminated_on;
+  std::size_t flood = 0, flood_bytes = 16, long_bytes = 0;
+  app.add_option("--deaf-on", deaf_on);
+  app.add_option("--flood-on", flood_on);
+  app.add_option("--flood", flood);
+  app.add_option("--flood-bytes", flood_bytes);
+  app.add_option("--long-on", long_on);
+  app.add_option("--long-bytes", long_bytes);
+  app.add_option("--unterminated-on", unterminated_on);
   CLI11_PARSE(app, argc, argv);
 
   e2e::Inbox inbox(STDIN_FILENO, 65536);
@@ -95,7 +113,39 @@ int main(int argc, char** argv) {
     const json::object& params = f.contains("params") && f.at("params").is_object() ? f.at("params").get_object() : empty;
     if (method == die_on) return 3;
     if (method == silent_on) continue;
-    if (method == "initialize") {
+    if (method == deaf_on) {
+      respond(id, json::object{});
+      while (true) ::pause();
+    }
+    if (method == flood_on) {
+      const std::string pad(flood_bytes, 'x');
+      std::string batch;
+      for (std::size_t i = 0; i < flood; ++i) {
+        batch += serialize_json(json::object{{"jsonrpc", "2.0"}, {"method", "flood/tick"}, {"params", {{"n", i}, {"pad", pad}}}});
+        batch += '\n';
+        if (batch.size() > 65536) {
+          (void)process::write_all(STDOUT_FILENO, batch);
+          batch.clear();
+        }
+      }
+      (void)process::write_all(STDOUT_FILENO, batch);
+      write(json::object{{"jsonrpc", "2.0"}, {"method", "flood/done"}, {"params", {{"n", flood}}}});
+      respond(id, json::object{{"ticks", flood}});
+    } else if (method == long_on || method == unterminated_on) {
+      std::string head = "{\"jsonrpc\":\"2.0\",\"id\":" + serialize_json(id) + ",\"result\":{\"blob\":\"";
+      (void)process::write_all(STDOUT_FILENO, head);
+      const std::string piece(65536, 'b');
+      for (std::size_t left = long_bytes; left > 0;) {
+        const std::size_t n = std::min(left, piece.size());
+        (void)process::write_all(STDOUT_FILENO, std::string_view(piece).substr(0, n));
+        left -= n;
+      }
+      if (method == unterminated_on) {
+        return 0;
+      } else {
+        (void)process::write_all(STDOUT_FILENO, "\"}}\n");
+      }
+    } else if (method == "initialize") {
       respond(id, json::object{{"serverInfo", {{"name", "msptk-minting-host"}, {"version", "0.0.0"}}},
                                {"schema", {{"version", 1},
                                            {"fingerprint",

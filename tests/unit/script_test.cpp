@@ -162,17 +162,17 @@ class FakeLink : public ClientLink {
   std::deque<std::string> pending;
   bool closes = false;  // the host's output ends once pending is read
   bool endless = false;  // the host writes a tick notification whenever one is read (never quiet)
-  bool send(std::string_view frame) override {
+  Sent send(std::string_view frame, Clock::time_point, const LineSink&) override {
     sent.emplace_back(frame);
     auto v = parse_json(frame);
     EXPECT_TRUE(v);
     for (auto& line : respond(*v)) pending.push_back(line);
-    return true;
+    return Sent{Sent::sent, frame.size() + 1};
   }
-  Got next(std::string& line, Clock::time_point) override {
+  Got next(ServerLine& line, Clock::time_point) override {
     if (pending.empty() && endless) pending.push_back(R"({"jsonrpc":"2.0","method":"tick"})");
     if (pending.empty()) return closes ? Got::closed : Got::timeout;
-    line = pending.front();
+    line = ServerLine{pending.front(), std::nullopt};
     pending.pop_front();
     return Got::line;
   }

@@ -24,6 +24,8 @@
 //   (stop_ladder.hpp); SIGCHLD just wakes the loop;
 // - the session ends only once the host's process group is empty: a child the host left
 //   running gets SIGTERM, then SIGKILL after the close timeout;
+// - a client that gives up (Wiring::client_abandon) ends the client's side at once, even while
+//   the host is not reading what was forwarded to it, and the ladder runs as after a client EOF;
 // - a client that went away (EPIPE on stdout) does not stop the recording: the host's frames
 //   are still read and recorded, no longer forwarded.
 #pragma once
@@ -50,6 +52,12 @@ struct Wiring {
   // Sees every chunk read from the client or the host's stdout, in read order, before the Tee
   // (record --wire-log); may be empty.
   std::function<void(Direction, std::string_view)> on_chunk;
+  // Readable (or hung up) once the client gives up on the session (record --script: a frame the
+  // host stopped reading timed out): the client is taken as ended at once, whatever it still had
+  // on its way to the host (those bytes were recorded as they were read; a frame left unfinished
+  // is the client's unterminated tail), the host's stdin is closed and the stop ladder starts.
+  // -1: none.
+  int client_abandon = -1;
 };
 
 struct SessionEnd {

@@ -58,8 +58,9 @@ struct Step {
   // send: the frame; answer: the result, or the error when is_error. May hold references.
   boost::json::value body;
   bool has_params = false;
-  // a request: its id ("id", or the frame's), else minted when parsed: 1 + the largest integer
-  // id of the steps before it
+  // a request: its id ("id", or the frame's: an integer of 64 bits or a string), else minted
+  // when parsed: 1 + the largest integer id of the steps before it (at least 1; a script whose
+  // integer ids reach INT64_MAX mints none after them: script.id-range)
   std::optional<boost::json::value> id;
   bool command = false;        // mint params.commandId when the params leave it out
   bool wait_response = true;   // a request: wait for its response before the next step
@@ -78,6 +79,8 @@ struct Script {
 
   // The step a reference's name designates (a request step declaring it), or null.
   const Step* named(std::string_view name) const;
+  // How many commandIds the play mints: command steps whose params leave commandId out.
+  std::size_t minted_command_ids() const;
 };
 
 // Parses a script's text. Errors: kind usage, file `file`, the line, rule script.*.
