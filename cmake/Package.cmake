@@ -12,7 +12,7 @@ if(MSPTK_HELP2MAN)
                      COMMAND ${PROJECT_SOURCE_DIR}/docs/man/make-man $<TARGET_FILE:msptk> ${PROJECT_SOURCE_DIR}
                              ${msptk_share}/man ${PROJECT_VERSION}
                      DEPENDS msptk ${msptk_verb_pages} ${PROJECT_SOURCE_DIR}/docs/man/make-man
-                             ${PROJECT_SOURCE_DIR}/docs/man/md2roff.awk
+                             ${PROJECT_SOURCE_DIR}/docs/man/md2roff.awk ${PROJECT_SOURCE_DIR}/docs/man/roff-chars.pl ${PROJECT_SOURCE_DIR}/docs/verbs/README.md
                      COMMENT "Man pages (help2man)" VERBATIM)
   add_custom_target(msptk_man ALL DEPENDS ${msptk_share}/man/man1/msptk.1.gz)
   install(DIRECTORY ${msptk_share}/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR} FILES_MATCHING PATTERN "*.1.gz")

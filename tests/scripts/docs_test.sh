@@ -92,6 +92,12 @@ done < <(find "$project/README.md" "$project/docs" -name '*.md' -print0)
 version=$("$msptk" --version)
 [[ $version =~ ^msptk\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{12}(-dirty)?|unknown)\)$ ]] ||
   fail "msptk --version says '$version', not 'msptk X.Y.Z (commit ABCDEF012345)'"
+# muse-conformance names the same build (version and commit), as docs/verbs/conformance.md says.
+build_id=${version#msptk }
+build_id=${build_id/ (commit /, commit }
+conformance_version=$("$msptk" conformance --version)
+[ "$conformance_version" = "muse-conformance (msptk $build_id" ] ||
+  fail "muse-conformance --version says '$conformance_version', not the build of '$version'"
 
 lines=$(wc -l <"$project/README.md")
 [ "$lines" -le 250 ] || fail "README.md is $lines lines, more than the front page's 250: move detail to docs/verbs/"
