@@ -57,7 +57,7 @@ std::vector<OptionSpec> options_of(const CLI::App& app, VerbSpec* verb) {
     for (const auto& name : option->get_lnames()) spec.names.push_back("--" + name);
     for (const auto& name : option->get_snames()) spec.names.push_back("-" + name);
     spec.description = first_sentence(option->get_description());
-    spec.takes_value = option->get_type_size() != 0;
+    spec.takes_value = option->get_items_expected_max() != 0;  // a flag expects no item (add_flag: expected(0))
     if (spec.takes_value) spec.choices = choices_of(*option);
     options.push_back(std::move(spec));
   }
