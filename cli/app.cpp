@@ -1,3 +1,4 @@
+#include "option_checks.hpp"
 #include "verbs.hpp"
 #include "version.hpp"
 
@@ -19,12 +20,7 @@ int report_error(Streams io, const Error& error) {
   return exit_code(error.kind);
 }
 
-int run(int argc, const char* const* argv, Streams io) {
-  if (argc >= 1 && std::filesystem::path(argv[0]).filename() == "muse-conformance")
-    return run_conformance(argc, argv, io, "muse-conformance");
-  if (argc >= 2 && std::string_view(argv[1]) == "conformance")
-    return run_conformance(argc - 1, argv + 1, io, "msptk conformance");
-  CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
+std::vector<std::pair<CLI::App*, Runner>> declare_verbs(CLI::App& app) {
   app.name("msptk");
   app.set_version_flag("--version", "msptk " MSPTK_VERSION " (commit " MSPTK_GIT_COMMIT ")");
   app.require_subcommand(1);
@@ -33,6 +29,7 @@ int run(int argc, const char* const* argv, Streams io) {
   std::vector<std::pair<CLI::App*, Runner>> verbs;
   auto add = [&](Runner (*setup)(CLI::App&)) {
     Runner runner = setup(app);
+    finish_options(*app.get_subcommands({}).back());
     verbs.emplace_back(app.get_subcommands({}).back(), std::move(runner));
   };
   add(&setup_validate);
@@ -55,6 +52,16 @@ int run(int argc, const char* const* argv, Streams io) {
                                     "over a schema/msp corpus): msptk conformance VERB --help")
       ->allow_extras();
   add(&setup_completions);
+  return verbs;
+}
+
+int run(int argc, const char* const* argv, Streams io) {
+  if (argc >= 1 && std::filesystem::path(argv[0]).filename() == "muse-conformance")
+    return run_conformance(argc, argv, io, "muse-conformance");
+  if (argc >= 2 && std::string_view(argv[1]) == "conformance")
+    return run_conformance(argc - 1, argv + 1, io, "msptk conformance");
+  CLI::App app{"msptk: record, validate, normalize, diff and replay MSP (Muse Session Protocol) transcripts"};
+  std::vector<std::pair<CLI::App*, Runner>> verbs = declare_verbs(app);
 
   try {
     app.parse(argc, argv);

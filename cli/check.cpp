@@ -4,6 +4,7 @@
 // `msptk check --merge-reports REPORT.json...`: the reports of the shards of one run as one.
 #include "chaos_options.hpp"
 #include "environment_options.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -271,25 +272,31 @@ Runner setup_check(CLI::App& app) {
       ->type_name("");
   sub->add_option("--host", cli->host, "The host to replay against, as one string: 'muse serve --flag'")
       ->type_name("'CMD ARGS'");
-  sub->add_option("--junit", cli->junit, "Also write a JUnit XML report (one testcase per scenario)")->type_name("FILE");
+  sub->add_option("--junit", cli->junit, "Also write a JUnit XML report (one testcase per scenario)")
+      ->check(file_check())
+      ->type_name("FILE");
   sub->add_option("--json", cli->json, "Also write the full per-scenario reports as JSON (docs/check-json.md)")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("--html", cli->html,
                   "Also write one self-contained HTML page: a row per scenario, failures first and expanded to their "
                   "diff (the frames side by side, the differing places highlighted), validation findings, the host's stderr tail")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("--jobs", cli->jobs, "Check N scenarios at a time; the output stays in corpus order")
-      ->check(CLI::Range(1u, 1024u).description(""))
+      ->check(number_check(1, 1024))
       ->type_name("N");
   sub->add_option("--shard", cli->shard, "Check only the K-th of N deterministic slices of the scenarios (e.g. 2/4)")
       ->type_name("K/N");
   sub->add_option("--baseline", cli->baseline,
                   "Scenarios expected to fail, one id per line (# comments): they do not fail the run")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("--keep", cli->keep, "Keep every recording in DIR/<corpus>/<scenario>/ (DIR must be new or empty)")
+      ->check(folder_check())
       ->type_name("DIR");
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long replay waits for each expected server frame")
-      ->check(CLI::Range(1, 86400000).description(""))
+      ->check(number_check(1, 86400000))
       ->default_val(10000)
       ->type_name("T");
   sub->add_flag("--update", cli->update,
@@ -297,13 +304,14 @@ Runner setup_check(CLI::App& app) {
                "msptk review");
   sub->add_option("--close-timeout-ms", cli->close_timeout_ms,
                   "How long a host may take to exit once stopped before SIGTERM, then SIGKILL, go to its process group")
-      ->check(CLI::Range(1, 86400000).description(""))
+      ->check(number_check(1, 86400000))
       ->default_val(5000)
       ->type_name("T");
   add_environment_options(*sub, cli->environment);
   add_chaos_options(*sub, cli->chaos);
   sub->add_option("--merge-reports", cli->merge_reports,
                   "Merge the --json reports of the shards of a run (then only --junit, --json and --html apply)")
+      ->check(file_check())
       ->type_name("REPORT.json");
   return [cli](Streams io) { return run_check(*cli, io); };
 }

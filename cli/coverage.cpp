@@ -1,6 +1,7 @@
 // `msptk coverage CORPUS... --schema BUNDLE`: which methods, notifications, server requests,
 // error codes, capabilities, enum values and item kinds of a schema bundle a corpus exercises,
 // as a text table (least covered first), JSON or one self-contained HTML page.
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/coverage/coverage.hpp"
@@ -51,6 +52,7 @@ Runner setup_coverage(CLI::App& app) {
       "--format html > coverage.html");
   sub->add_option("CORPUS", cli->paths, "A corpus folder, a scenario folder or a transcript file")->type_name("");
   sub->add_option("--schema", cli->schema, "The schema bundle (msp.schema.json, or a folder holding it)")
+      ->check(path_check())
       ->type_name("BUNDLE")
       ->required();
   sub->add_option("--format", cli->format, "Output: text (default), json (docs/coverage-json.md) or html (one self-contained page)")

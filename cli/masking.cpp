@@ -1,4 +1,5 @@
 #include "masking.hpp"
+#include "option_checks.hpp"
 
 #include "msptk/normalizer/registry.hpp"
 
@@ -10,6 +11,7 @@ void add_mask_options(CLI::App& sub, MaskOptions& options) {
       ->type_name("PATH");
   sub.add_option("--registry", options.registry,
                  "Extend the registry of allowed paths with a JSON array of path strings")
+      ->check(file_check())
       ->type_name("FILE");
   sub.add_option("--mask", options.mode,
                  "unify: values at normalized paths are compared through a one-to-one pairing; "

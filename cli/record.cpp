@@ -5,6 +5,7 @@
 // SCRIPT (script/); --check only checks SCRIPT. A step that cannot complete is SCRIPT:LINE and
 // exit 1 (3 when the host closed its output), the recording so far kept.
 #include "environment_options.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/normalizer/path.hpp"
@@ -118,14 +119,18 @@ Runner setup_record(CLI::App& app) {
   recorder::RecordOptions* options = &cli->options;
   CLI::App* sub = app.add_subcommand(
       "record", "Spawn HOST and tee its stdio session into the scenario folder DIR (use -- before HOST)");
-  CLI::Option* out = sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty); required unless --check");
+  CLI::Option* out = sub->add_option("--out", options->out, "the scenario folder to write (created 0700; must be empty); required unless --check")
+                         ->check(folder_check());
   sub->add_option("--scenario", options->scenario, "scenario id for the manifest (default: DIR's name)");
   sub->add_option("--frame-limit-bytes", options->frame_limit_bytes,
                   "frame cap the host runs with: {frameLimitBytes} in ARGS, MSP_FRAME_LIMIT_BYTES")
-      ->check(CLI::Range(std::int64_t{1}, kMaxFrameLimitBytes))
+      ->check(number_check(1, kMaxFrameLimitBytes))
       ->default_val(kDefaultFrameLimitBytes);
-  sub->add_option("--id-seed", options->id_seed, "id seed: {idSeed} in ARGS, MSP_ID_SEED")->default_val(kDefaultIdSeed);
+  sub->add_option("--id-seed", options->id_seed, "id seed: {idSeed} in ARGS, MSP_ID_SEED")
+      ->check(number_check(0))
+      ->default_val(kDefaultIdSeed);
   sub->add_option("--clock-start-ms", options->clock_start_ms, "clock start: {clockStartMs} in ARGS, MSP_CLOCK_START_MS")
+      ->check(number_check(0))
       ->default_val(kDefaultClockStartMs);
   sub->add_option("--normalize", options->normalize, "a nondeterministic path to declare in the manifest (repeatable)")
       ->allow_extra_args(false);
@@ -134,7 +139,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--close-timeout-ms", options->close_timeout_ms,
                   "how long HOST may take to exit once its stdin closed or a signal was forwarded, before msptk "
                   "sends SIGTERM to its process group (and SIGKILL after as long again)")
-      ->check(CLI::Range(1, 86400000))
+      ->check(number_check(1, 86400000))
       ->default_val(process::kDefaultCloseTimeoutMs);
   sub->add_flag("--force", options->force, "record into a non-empty DIR (replaces its transcript, manifest, log), and replace an existing --wire-log FILE");
   sub->add_option("--redact", options->redact,
@@ -146,14 +151,17 @@ Runner setup_record(CLI::App& app) {
   sub->add_option("--wire-log", options->wire_log,
                   "Also write every chunk read, as read, to FILE: one JSON line each (see msptk wire-log); a new "
                   "0600 file (an existing FILE or a symbolic link is refused unless --force)")
+      ->check(file_check())
       ->type_name("FILE");
   add_environment_options(*sub, cli->environment);
   sub->add_option("--script", cli->script,
                   "Be the client: play SCRIPT (NDJSON steps, docs/script.md) against HOST instead of forwarding stdin")
+      ->check(file_check())
       ->type_name("SCRIPT");
   sub->add_flag("--check", cli->check, "with --script: check SCRIPT and exit (no HOST, no --out)");
   CLI::Option* seed = sub->add_option("--seed", cli->seed,
                   "with --script: seed of the commandIds minted for commands (UUIDv7), kept in seeds.commandIdSeed")
+      ->check(number_check(0))
       ->default_val(script::kDefaultCommandIdSeed);
   CLI::Option* host = sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell");
   // --out and HOST are required unless --check only checks a script.

@@ -2,6 +2,7 @@
 // a live host, rewriting it only when the capture is equivalent or the manifest justifies the
 // divergence (maintenance/regen.hpp).
 #include "environment_options.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/maintenance/regen.hpp"
@@ -62,13 +63,18 @@ Runner setup_regen(CLI::App& app) {
       "Exit status: 0 identical, replaced, or rewritten under a justification; 1 divergent and not rewritten, or a\n"
       "partial justification; 2 usage error (sdk-tolerance); 3 invalid scenario, spawn failure, host death, write "
       "failure.");
-  sub->add_option("--transcript", cli->scenario, "The scenario folder to regenerate")->required()->type_name("DIR");
+  sub->add_option("--transcript", cli->scenario, "The scenario folder to regenerate")
+      ->required()
+      ->check(folder_check())
+      ->type_name("DIR");
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long to wait for each expected server frame")
+      ->check(number_check(1, 86400000))
       ->default_val(10000)
       ->type_name("T");
   add_close_timeout_option(*sub, cli->close_timeout_ms);
   add_environment_options(*sub, cli->environment);
   sub->add_option("--registry", cli->registry, "Extend the registry of allowed normalize paths (a JSON array)")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("HOST", cli->host, "HOST [ARGS...]: the host command, spawned without a shell")->required();
   return [cli](Streams io) { return run_regen(*cli, io); };

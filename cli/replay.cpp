@@ -3,6 +3,7 @@
 #include "chaos_options.hpp"
 #include "environment_options.hpp"
 #include "masking.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/playback/replay.hpp"
@@ -81,10 +82,13 @@ Runner setup_replay(CLI::App& app) {
       "3 unreadable scenario, spawn failure or the host died before the transcript's end.");
   sub->add_option("--transcript", cli->scenario, "The scenario folder to replay (manifest.json + transcript.ndjson)")
       ->required()
+      ->check(folder_check())
       ->type_name("DIR");
   sub->add_option("--record", cli->record, "Save what really happened as a scenario folder (created 0700; must be empty)")
+      ->check(folder_check())
       ->type_name("OUT");
   sub->add_option("--timeout-ms", cli->timeout_ms, "How long to wait for each expected server frame")
+      ->check(number_check(1, 86400000))
       ->default_val(10000)
       ->type_name("T");
   add_close_timeout_option(*sub, cli->close_timeout_ms);

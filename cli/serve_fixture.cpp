@@ -5,6 +5,7 @@
 // --stderr-lines M` plays a host that dies at once, for clients' process-death paths.
 #include "chaos_options.hpp"
 #include "masking.hpp"
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/playback/chaos_stream.hpp"
@@ -150,6 +151,7 @@ Runner setup_serve_fixture(CLI::App& app) {
       "2 usage error, 3 unreadable or invalid scenario. With --exit-code N --stderr-lines M: N.");
   sub->add_option("--transcript", cli->transcript,
                   "The scenario folder to play (or a transcript.ndjson / *-legs.ndjson inside one)")
+      ->check(path_check())
       ->type_name("DIR");
   add_mask_options(*sub, cli->mask);
   add_chaos_options(*sub, cli->chaos);
@@ -173,10 +175,11 @@ Runner setup_serve_fixture(CLI::App& app) {
   sub->add_option("--exit-code", cli->exit_code,
                   "With --stderr-lines M: play a host that dies at once: M diagnostic lines on stderr, nothing on "
                   "stdout, exit N (tests a client's process-death path)")
-      ->check(CLI::Range(0, 255))
+      ->check(number_check(0, 255))
       ->type_name("N");
   sub->add_option("--stderr-lines", cli->stderr_lines,
                   "With --exit-code N: how many diagnostic lines to write, each ending in `diagnostic line K`")
+      ->check(number_check(0))
       ->type_name("M");
   return [cli](Streams io) { return run_serve_fixture(*cli, io); };
 }

@@ -1,5 +1,6 @@
 // `msptk show PATH`: a transcript as a person reads it, a line per frame (show/show.hpp), or one
 // frame pretty-printed (--frame N), as text, JSON (docs/show-json.md) or one HTML page.
+#include "option_checks.hpp"
 #include "terminal.hpp"
 #include "verbs.hpp"
 
@@ -96,7 +97,7 @@ Runner setup_show(CLI::App& app) {
       ->required()
       ->type_name("PATH");
   sub->add_option("--frame", cli->frame, "Pretty-print the frame of transcript line N (2-space JSON, tokens as sent)")
-      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()).description(""))
+      ->check(number_check(1))
       ->type_name("N");
   sub->add_option("--method", cli->methods, "Show only frames of method M (a response: of its request); 'item/*' a prefix; repeatable")
       ->type_name("M");
@@ -104,6 +105,7 @@ Runner setup_show(CLI::App& app) {
   sub->add_flag("--all", cli->all, "Do not fold runs of one notification");
   sub->add_option("--wire-log", cli->wire_log,
                   "The recording's wire log (record --wire-log): each frame's time since the start, each response's latency")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("--format", cli->format, "Output: text (default), json (docs/show-json.md) or html (one self-contained page, the first 20,000 frames)")
       ->check(CLI::IsMember({"text", "json", "html"}))
@@ -114,6 +116,7 @@ Runner setup_show(CLI::App& app) {
       ->default_str("auto")
       ->type_name("WHEN");
   sub->add_option("--width", cli->width, "Cut text lines to N columns (0: never); default: the terminal's width, else $COLUMNS")
+      ->check(number_check(0, 100000))
       ->type_name("N");
   return [cli](Streams io) { return run_show(*cli, io); };
 }

@@ -1,5 +1,6 @@
 // msptk shrink SCENARIO --out DIR (--host 'CMD' | --client 'CMD') [--max-runs N] [--timeout-ms T]:
 // the smallest scenario found that still fails the same way (shrink/shrink.hpp).
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/check/host_command.hpp"
@@ -56,6 +57,7 @@ Runner setup_shrink(CLI::App& app) {
   sub->add_option("SCENARIO", cli->scenario, "The failing scenario folder")->required()->type_name("SCENARIO");
   sub->add_option("--out", cli->out, "The folder to write the shrunk scenario to (new or empty)")
       ->required()
+      ->check(folder_check())
       ->type_name("DIR");
   sub->add_option("--host", cli->host, "The host that fails the scenario under replay (one string, split into words)")
       ->type_name("CMD");
@@ -64,10 +66,12 @@ Runner setup_shrink(CLI::App& app) {
                   "`msptk serve-fixture --transcript {scenario}`)")
       ->type_name("CMD");
   sub->add_option("--max-runs", cli->max_runs, "Run the peer at most N times (the first run included)")
+      ->check(number_check(1))
       ->default_val(500)
       ->type_name("N");
   sub->add_option("--timeout-ms", cli->timeout_ms,
                   "Per run: replay's wait for each server frame (--host), or the client's whole run (--client)")
+      ->check(number_check(1, 86400000))
       ->default_val(10000)
       ->type_name("T");
   return [cli](Streams io) { return run_shrink(*cli, io); };

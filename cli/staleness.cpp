@@ -1,6 +1,7 @@
 // msptk staleness [--root DIR] [--bundles DIR]... [--format text|json]: every manifest's
 // fingerprint pin against the stable bundle, waived only by the acknowledgment ledger, with
 // the drift of each stale fingerprint classified (maintenance/staleness.hpp).
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/maintenance/render.hpp"
@@ -35,6 +36,7 @@ void add_root_option(CLI::App& sub, std::string& root) {
   sub.add_option("--root", root,
                  "A source tree holding schema/msp/ (transcripts/, stable/, changelog/, bundles) or a schema/msp "
                  "folder itself")
+      ->check(folder_check())
       ->default_str(".")
       ->type_name("DIR");
 }
@@ -43,6 +45,7 @@ void add_bundles_option(CLI::App& sub, std::vector<std::string>& bundles) {
   sub.add_option("--bundles", bundles,
                  "Where pinned bundles are looked for (repeatable): any folder with manifest.json + msp.schema.json at "
                  "or below DIR; default: the folders beside transcripts/ (stable/, release-baseline/, experimental/)")
+      ->check(folder_check())
       ->type_name("DIR");
 }
 

@@ -1,5 +1,6 @@
 // `msptk validate PATH...`: checks scenario folders, corpus folders and transcript files
 // against the format's rules and prints one line per finding plus a summary.
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/validator/render.hpp"
@@ -100,19 +101,23 @@ Runner setup_validate(CLI::App& app) {
       ->type_name("FORMAT");
   sub->add_option("--registry", cli->registries,
                   "A JSON array of extra allowed normalize paths (adds to the built-in registry; repeatable)")
+      ->check(file_check())
       ->type_name("FILE")
       ->allow_extra_args(false);  // one FILE per --registry, so PATHs after it stay PATHs
   sub->add_option("--stable-manifest", cli->stable_manifest,
                   "The stable bundle's manifest.json: a scenario fingerprint that differs is a staleness warning")
+      ->check(file_check())
       ->type_name("FILE");
   sub->add_option("--schema", cli->schema,
                   "A schema bundle (msp.schema.json, or a folder holding it and manifest.json), or 'auto': every frame "
                   "is validated against it (frame.schema errors; unknown methods, open-enum values and error codes are "
                   "warnings, notes in sdk-tolerance scenarios)")
+      ->check(path_check())
       ->type_name("BUNDLE|auto");
   sub->add_option("--bundles", cli->bundles,
                   "With --schema auto: a folder of bundle subfolders (manifest.json + msp.schema.json); each scenario "
                   "uses the one with its manifest's fingerprint, else stable/")
+      ->check(folder_check())
       ->type_name("DIR");
   sub->add_flag("--list-rules", cli->list_rules, "Print every rule id with its severity and statement, then exit");
   return [cli](Streams io) { return run_validate(*cli, io); };

@@ -12,6 +12,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace msptk::cli {
@@ -51,6 +52,10 @@ Runner setup_completions(CLI::App& app);  // needs the whole command line: added
 // Options shared by the corpus maintenance verbs (cli/staleness.cpp).
 void add_root_option(CLI::App& sub, std::string& root);
 void add_bundles_option(CLI::App& sub, std::vector<std::string>& bundles);
+
+// Declares every verb of the msptk command line on `app` (each verb's options checked and
+// finished by option_checks.hpp); the runner of each verb's subcommand, in --help's order.
+std::vector<std::pair<CLI::App*, Runner>> declare_verbs(CLI::App& app);
 
 // Runs the command line; main() only calls this. Invoked as `muse-conformance` (argv[0]'s
 // basename) or as `msptk conformance ...`, it runs run_conformance.

@@ -1,6 +1,7 @@
 // msptk wire-log FILE [--check TRANSCRIPT] [--rebuild OUT] [--format text|json]: show a
 // recording's raw wire log (record --wire-log) as a table of chunks, rebuild its frames and
 // check them against a transcript.
+#include "option_checks.hpp"
 #include "verbs.hpp"
 
 #include "msptk/transcript/display.hpp"
@@ -79,9 +80,11 @@ Runner setup_wire_log(CLI::App& app) {
       "Example: msptk record --out s --wire-log s.wire -- muse serve; msptk wire-log s.wire --check s");
   sub->add_option("FILE", cli->file, "The wire log (one JSON line per chunk)")->required()->type_name("");
   sub->add_option("--check", cli->check, "Compare the rebuilt frames with this scenario folder or transcript")
+      ->check(path_check())
       ->type_name("TRANSCRIPT");
   sub->add_option("--rebuild", cli->rebuild,
                   "Write the rebuilt frames as a transcript (ndjson) to OUT (0600: recorded bytes; never FILE itself)")
+      ->check(file_check())
       ->type_name("OUT");
   sub->add_option("--format", cli->format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}))

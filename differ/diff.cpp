@@ -2,6 +2,7 @@
 
 #include "diff_parts.hpp"
 #include "msptk/differ/align.hpp"
+#include "msptk/transcript/input_file.hpp"
 #include "msptk/transcript/text_key.hpp"
 
 #include <fmt/format.h>
@@ -696,6 +697,8 @@ Result<DiffReport> diff_paths(const std::filesystem::path& expected, const std::
   if (!golden) return golden.error();
   auto other = locate_scenario(actual);
   if (!other) return other.error();
+  for (const std::filesystem::path* file : {&golden->files.transcript, &other->transcript})
+    if (auto ok = require_rereadable(*file, "diff"); !ok) return ok.error();
   auto spec = mask_spec_for(*golden, options.registry, options.extra_paths, options.mode);
   if (!spec) return spec.error();
   DiffOptions diff_options{std::move(*spec), options.side};

@@ -5,6 +5,7 @@
 //   manifest         every manifest.json
 //   json_path        each registered path + LF + each of the first frames of the scenario
 //   text_key         the JSON text of each of the first 16 frames of the scenario
+//   show_frame       the same as text_key
 //   differ           flags + 12 lines of the transcript (a self-diff; up to 4 windows), flags + the
 //                    first 12 lines + NUL + the next scenario's first 12 lines
 //   differ_files     the same as differ
@@ -122,8 +123,10 @@ int main(int argc, char** argv) {
       for (std::size_t f = 0; f < frames.size() && f < 4; ++f)
         seeds.write("json_path", fmt::format("{}-path{}-frame{}", name, p, f), paths[p] + "\n" + frames[f].raw);
 
-    for (std::size_t f = 0; f < frames.size() && f < 16; ++f)
+    for (std::size_t f = 0; f < frames.size() && f < 16; ++f) {
       seeds.write("text_key", fmt::format("{}-frame{}", name, f), frames[f].json_text());
+      seeds.write("show_frame", fmt::format("{}-frame{}", name, f), frames[f].json_text());
+    }
     // differ and normalize read at most 12 frames: windows of 12 lines, not the whole transcript.
     const std::vector<std::string> windows = line_windows(transcript, 12, 4);
     for (std::size_t w = 0; w < windows.size(); ++w) {

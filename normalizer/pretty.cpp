@@ -16,9 +16,17 @@ struct Container {
   std::size_t count = 0;  // members or elements so far
 };
 
+using LineSink = std::function<void(std::size_t, std::string_view)>;
+
 class Layout {
  public:
+  // Keeps every line with its location (pretty_lines).
   Layout(std::string_view text, std::size_t max_lines) : text_(text), max_lines_(max_lines) {}
+  // Keeps nothing, builds no location: each line goes to `sink` (none: the text is only checked),
+  // a text deeper than `max_depth` fails.
+  Layout(std::string_view text, std::size_t max_depth, const LineSink* sink)
+      : text_(text), max_lines_(std::numeric_limits<std::size_t>::max()), max_depth_(max_depth), locations_(false),
+        sink_(sink) {}
 
   std::optional<PrettyJson> run() {
     skip_space();
@@ -40,7 +48,7 @@ class Layout {
       if (top.count > 0) {
         if (text_[pos_] != ',') return std::nullopt;
         ++pos_;
-        out_.lines.back().text += ',';
+        last_line() += ',';
         skip_space();
       }
       std::string prefix, location;
@@ -48,15 +56,17 @@ class Layout {
         const std::size_t start = pos_;
         if (!string_token()) return std::nullopt;
         const std::string_view key = text_.substr(start, pos_ - start);
-        location = top.location;
-        push_member(location, decoded(key));
+        if (locations_) {
+          location = top.location;
+          push_member(location, decoded(key));
+        }
         skip_space();
         if (pos_ >= text_.size() || text_[pos_] != ':') return std::nullopt;
         ++pos_;
         skip_space();
         prefix.assign(key);
         prefix += ": ";
-      } else {
+      } else if (locations_) {
         location = top.location + "[" + std::to_string(top.count) + "]";
       }
       ++top.count;
@@ -65,6 +75,7 @@ class Layout {
     if (out_.truncated) return std::move(out_);
     skip_space();
     if (pos_ != text_.size()) return std::nullopt;
+    flush_pending();
     return std::move(out_);
   }
 
@@ -74,6 +85,7 @@ class Layout {
     if (pos_ >= text_.size()) return false;
     const char c = text_[pos_];
     if (c == '{' || c == '[') {
+      if (stack_.size() >= max_depth_) return false;
       const char close = c == '{' ? '}' : ']';
       ++pos_;
       skip_space();
@@ -115,11 +127,25 @@ class Layout {
   void add(char close, std::string location) { line(std::string(1, close), std::move(location), stack_.size()); }
   void line(std::string text, std::string location) { line(std::move(text), std::move(location), stack_.size()); }
   void line(std::string text, std::string location, std::size_t depth) {
+    if (!locations_) {  // held until the next line: a ',' may still be added to it
+      flush_pending();
+      pending_depth_ = depth;
+      pending_ = std::move(text);
+      has_pending_ = true;
+      return;
+    }
     if (out_.lines.size() >= max_lines_) {
       out_.truncated = true;
       return;
     }
     out_.lines.push_back(PrettyLine{depth, std::move(text), std::move(location)});
+  }
+
+  std::string& last_line() { return locations_ ? out_.lines.back().text : pending_; }
+
+  void flush_pending() {
+    if (has_pending_ && sink_ && *sink_) (*sink_)(pending_depth_, pending_);
+    has_pending_ = false;
   }
 
   void skip_space() {
@@ -128,6 +154,12 @@ class Layout {
 
   std::string_view text_;
   std::size_t max_lines_;
+  std::size_t max_depth_ = std::numeric_limits<std::size_t>::max();
+  bool locations_ = true;
+  const LineSink* sink_ = nullptr;
+  std::string pending_;  // without locations: the last line, not yet passed on
+  std::size_t pending_depth_ = 0;
+  bool has_pending_ = false;
   std::size_t pos_ = 0;
   std::vector<Container> stack_;
   PrettyJson out_;
@@ -137,6 +169,11 @@ class Layout {
 
 std::optional<PrettyJson> pretty_lines(std::string_view text, std::size_t max_lines) {
   return Layout(text, max_lines).run();
+}
+
+bool for_each_pretty_line(std::string_view text, std::size_t max_depth, const LineSink& line) {
+  if (!Layout(text, max_depth, nullptr).run()) return false;  // checked first: no line before a failure
+  return Layout(text, max_depth, &line).run().has_value();
 }
 
 std::string pretty_json(std::string_view text) {

@@ -3,6 +3,7 @@
 #include "msptk/normalizer/pretty.hpp"
 #include "msptk/show/summary.hpp"
 #include "msptk/transcript/display.hpp"
+#include "msptk/transcript/json_parse.hpp"
 
 #include <fmt/format.h>
 
@@ -136,13 +137,14 @@ void render_frame_text(std::ostream& out, const FrameDetail& detail) {
   if (row.kind == RowKind::invalid) out << display_text(row.summary) << '\n';
   std::string_view bytes = detail.frame.wire_bytes();
   if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
-  const std::string pretty = pretty_json(bytes);
-  std::size_t start = 0;
-  while (start < pretty.size()) {
-    const std::size_t end = pretty.find('\n', start);
-    out << display_text(std::string_view(pretty).substr(start, end - start)) << '\n';
-    start = end + 1;
-  }
+  // Streamed a line at a time (memory: one line), within msptk's nesting limit; a frame that
+  // cannot be laid out or is deeper is shown as sent, in one line (linear in its size).
+  std::string indent;
+  const bool laid = for_each_pretty_line(bytes, ParseLimits{}.max_depth, [&](std::size_t depth, std::string_view text) {
+    indent.assign(2 * depth, ' ');
+    out << indent << display_text(text) << '\n';
+  });
+  if (!laid) out << display_text(bytes) << '\n';
 }
 
 }  // namespace msptk::show

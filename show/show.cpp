@@ -1,8 +1,10 @@
 #include "msptk/show/show.hpp"
 
+#include "msptk/show/prune.hpp"
 #include "msptk/show/summary.hpp"
 #include "msptk/transcript/body_scan.hpp"
 #include "msptk/transcript/correlator.hpp"
+#include "msptk/transcript/input_file.hpp"
 #include "msptk/transcript/json_parse.hpp"
 #include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/line_source.hpp"
@@ -78,6 +80,21 @@ Result<ShowTarget> locate_target(const fs::path& path) {
 
 namespace {
 
+// A frame's text larger than this is checked with only its top level built and looked at through
+// its pruned text (prune.hpp): its DOM would take many times its size.
+constexpr std::size_t kPruneAbove = 64 * 1024;
+
+// The DOM show looks at for the frame text `text` (classify, summarize), in `storage`: the text's
+// own, or beyond kPruneAbove its pruned text's (written into `pruned`) once parse_json_top has
+// checked the whole text exactly as parse_json would.
+JsonResult<json::value> parse_for_row(std::string_view text, json::storage_ptr storage, std::string& pruned) {
+  const ParseLimits limits{.utf8_known = true};
+  if (text.size() <= kPruneAbove) return parse_json(text, std::move(storage), limits);
+  if (auto checked = parse_json_top(text, storage, limits); !checked) return checked.error();
+  prune_for_summary(text, pruned);
+  return parse_json(pruned, std::move(storage), limits);
+}
+
 // Whether the transcript line `text` may hold a frame with a member named "id" (so a request or
 // a response). A line whose frame is in `raw` (it starts as the writer writes one) is looked at
 // undecoded (body_scan.hpp); any other line (rawBase64, other spacing or member order) is decoded
@@ -94,6 +111,7 @@ Result<std::vector<std::size_t>> unanswered_lines(const fs::path& file) {
   if (!source) return source.error();
   Correlator correlator;
   JsonArena arena;
+  std::string pruned;
   std::size_t number = 0;
   while (auto line = source->next()) {
     ++number;
@@ -104,7 +122,8 @@ Result<std::vector<std::size_t>> unanswered_lines(const fs::path& file) {
     auto frame = parse_transcript_line(text, file.string(), number);
     if (!frame) continue;
     ArenaScope scope(arena);
-    auto value = parse_json(frame->json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    auto value = parse_for_row(frame->json_text(), scope.storage(), pruned);
+    release_large(pruned);
     if (!value) continue;
     correlator.observe(frame->dir, classify(*value), number);
   }
@@ -148,7 +167,7 @@ class RowMaker {
     }
     Row row = base_row(frame);
     ArenaScope scope(arena_);
-    auto value = parse_json(frame.json_text(), scope.storage(), ParseLimits{.utf8_known = true});
+    auto value = parse_for_row(frame.json_text(), scope.storage(), pruned_);
     if (!value) {
       row.kind = RowKind::invalid;
       row.summary = value.error().about("the frame");
@@ -168,6 +187,7 @@ class RowMaker {
       }
     }
     if (needs_summary(row)) row.summary = summarize(*value, envelope);
+    release_large(pruned_);
     return row;
   }
 
@@ -326,6 +346,7 @@ Error wire_log_short(const std::string& file, std::size_t line) {
 }  // namespace
 
 Result<Totals> show_transcript(const ShowTarget& target, const ShowOptions& options, RowSink& sink) {
+  if (auto ok = require_rereadable(target.transcript, "show"); !ok) return ok.error();
   auto unanswered = unanswered_lines(target.transcript);
   if (!unanswered) return unanswered.error();
   auto reader = TranscriptReader::open(target.transcript);

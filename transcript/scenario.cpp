@@ -21,6 +21,9 @@ Result<PathKind> classify_path(const fs::path& path) {
   fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) return Error::unreadable(path.string(), "no such file or folder");
   if (fs::is_regular_file(status)) return PathKind::transcript;
+  // A pipe, a FIFO, `<(...)`, /dev/stdin on a pipe: a transcript read as it streams in (the verbs
+  // that would read it twice refuse it: input_file.hpp).
+  if (fs::is_fifo(status) || fs::is_socket(status)) return PathKind::transcript;
   if (!fs::is_directory(status)) return Error::unreadable(path.string(), "not a file or a folder");
   if (fs::exists(path / "manifest.json", ec) || fs::exists(path / "transcript.ndjson", ec)) return PathKind::scenario;
   return PathKind::corpus;

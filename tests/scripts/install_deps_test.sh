@@ -56,9 +56,8 @@ run() { PATH=$bin "$(command -v bash)" "$@" >"$work/$case_name/out" 2>"$work/$ca
 
 all=(libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev libcli11-dev libfmt-dev
      libgtest-dev cmake g++ make pkg-config)
-# The packages install-deps asks for, read from the script itself so the test follows the list.
-mapfile -t listed < <(sed -n '/^packages=(/,/)/p' "$project/scripts/install-deps" |
-                      tr -d '()' | sed 's/packages=//' | tr ' ' '\n' | sed '/^$/d')
+# The packages install-deps asks for, from its own --list, so the test follows the list.
+mapfile -t listed < <("$project/scripts/install-deps" --list | cut -d' ' -f1)
 [ ${#listed[@]} -ge ${#all[@]} ] || { echo "FAIL: could not read the package list"; exit 1; }
 
 # 1. Everything installed: nothing is run.
@@ -115,6 +114,18 @@ run "$project/msptk-dev"
 grep -q 'usage: ./msptk-dev demo|test' "$work/$case_name/err" || fail "usage: $(cat "$work/$case_name/err")"
 run "$project/msptk-dev" --bogus
 [ $? = 2 ] || fail "unknown option: want exit 2"
+
+# 7. --list prints the table and installs nothing; --fuzz adds the fuzz tool chain; a bad option is exit 2.
+new_case list 0
+run "$project/scripts/install-deps" --list || fail "--list: exit $?"
+[ -s "$log" ] && fail "--list ran: $(cat "$log")"
+grep -qx 'file file' "$work/$case_name/out" || fail "--list lacks 'file file': $(cat "$work/$case_name/out")"
+grep -q '^clang ' "$work/$case_name/out" && fail "--list without --fuzz lists clang"
+run "$project/scripts/install-deps" --list --fuzz || fail "--list --fuzz: exit $?"
+grep -qx 'clang clang++' "$work/$case_name/out" || fail "--list --fuzz lacks clang"
+run "$project/scripts/install-deps" --bogus
+[ $? = 2 ] || fail "unknown option: want exit 2"
+grep -q "unknown option '--bogus'" "$work/$case_name/err" || fail "stderr: $(cat "$work/$case_name/err")"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -35,6 +36,14 @@ std::optional<PrettyJson> pretty_lines(std::string_view text,
 
 // The lines joined, each indented and ended by LF; `text` itself (plus LF) when it cannot be laid out.
 std::string pretty_json(std::string_view text);
+
+// The lines of pretty_json one at a time, for a frame of any size or depth (`msptk show --frame`):
+// `line(depth, text)` gets each line in order (indent it by 2 × depth), no location is built and
+// no line kept, so memory is one line plus a few bytes a level and time linear in the text. A text
+// that cannot be laid out, or nested deeper than `max_depth` levels (`[]` is one), gives false
+// before any line is passed: callers then show the text as it is.
+bool for_each_pretty_line(std::string_view text, std::size_t max_depth,
+                          const std::function<void(std::size_t depth, std::string_view text)>& line);
 
 // Whether `location` is `place` or inside it (`place` followed by '.' or '['); "" holds every location.
 bool location_within(std::string_view location, std::string_view place);

@@ -10,9 +10,12 @@
 //
 // show_transcript streams: it reads the file twice (once to learn which requests stay
 // unanswered: requests and responses only, notifications are not decoded; once to make the
-// rows), holding one frame at a time, and hands each row to a RowSink as it is made, so memory
-// does not grow with the transcript (the requests in flight and the folded run's first frame
-// only). With a wire log (`record --wire-log`) each row also gets its time since the recording
+// rows), so a pipe or FIFO is refused up front (input_file.hpp). It holds one frame at a time
+// and hands each row to a RowSink as it is made, so memory does not grow with the transcript
+// (the requests in flight and the folded run's first frame only), nor with a frame's count of
+// values: a frame is checked with only its top level built and summarized from its pruned text
+// (strings and containers cut to what a summary can show).
+// With a wire log (`record --wire-log`) each row also gets its time since the recording
 // started and a response its latency after its request (wirelog/timeline.hpp).
 // Renderers (render.hpp) are RowSinks: text, JSON (docs/show-json.md) and HTML.
 #pragma once
