@@ -40,11 +40,12 @@ fuzz:
 	@cmake --build --preset fuzz -j $(JOBS) -- --no-print-directory
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run-fuzzers
 
-# The Debian package (CPack, cmake/Package.cmake): build-release/msptk_<version>_<arch>.deb, which
-# `apt-get install ./build-release/msptk_*.deb` installs (binary, muse-conformance, man pages,
-# completions, headers, CMake package, pkg-config file).
+# The Debian packages (CPack, cmake/Package.cmake), built without the tests and benchmarks:
+# build-release/msptk_<version>_<arch>.deb (msptk, muse-conformance, man pages, completions, the
+# documentation) and msptk-dev_<version>_<arch>.deb (headers, static libraries, CMake package,
+# pkg-config file); `apt-get install ./build-release/msptk_*.deb` installs the tool.
 package: deps
-	@cmake --preset release -DMSPTK_BUILD_TESTS=OFF >/dev/null
+	@cmake --preset release >/dev/null
 	@cmake --build build-release -j $(JOBS) -- --no-print-directory
 	@cd build-release && cpack -G DEB
 

@@ -41,7 +41,7 @@ void testcase(std::ostream& out, const ScenarioOutcome& o) {
   if (o.status == Status::error) {
     body("error", "infrastructure");
   } else if (o.fails_run()) {
-    body("failure", "divergence");
+    body("failure", o.failure_cause());
   } else if (o.expected_failure()) {
     out << fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
                        xml_escape("expected failure (baseline): " + o.reason));

@@ -20,6 +20,15 @@ std::optional<Status> parse_status(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view ScenarioOutcome::failure_cause() const {
+  for (const Finding& finding : validation)
+    if (finding.severity == Severity::error) return "validation";
+  if (const auto* object = replay.if_object())
+    if (const auto* code = object->if_contains("exitCode"); code && code->is_int64() && code->as_int64() == 3)
+      return "error";
+  return "divergence";
+}
+
 std::string Shard::str() const { return fmt::format("{}/{}", index, count); }
 
 CheckSummary CheckReport::summary() const {

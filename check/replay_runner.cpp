@@ -7,6 +7,7 @@
 #include "msptk/normalizer/mask.hpp"
 #include "msptk/playback/replay.hpp"
 #include "msptk/review/candidates.hpp"
+#include "msptk/transcript/display.hpp"
 #include "msptk/transcript/scenario.hpp"
 
 #include <boost/json.hpp>
@@ -36,6 +37,28 @@ json::value replay_json(const ReplayResult& result) {
                       {"hostExit", std::move(host_exit)},
                       {"stderrTail", result.host_stderr_tail},
                       {"report", msptk::to_json(result.report)}};
+}
+
+// The last line of the host's stderr that says something (a host that dies usually says why
+// there), shortened to what a FAIL line can carry; "" when it wrote nothing.
+std::string last_stderr_line(std::string_view tail) {
+  while (!tail.empty()) {
+    const auto end = tail.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos) return "";
+    tail = tail.substr(0, end + 1);
+    const auto start = tail.find_last_of('\n');
+    std::string_view line = tail.substr(start == std::string_view::npos ? 0 : start + 1);
+    const auto text = line.find_first_not_of(" \t");
+    if (text != std::string_view::npos) {
+      line.remove_prefix(text);
+      if (line.size() <= 200) return std::string(line);
+      std::size_t cut = 197;
+      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // a whole code point
+      return std::string(line.substr(0, cut)) + "...";
+    }
+    tail = tail.substr(0, start == std::string_view::npos ? 0 : start);
+  }
+  return "";
 }
 
 std::string diff_text(const DiffReport& report) {
@@ -157,6 +180,10 @@ ScenarioOutcome ReplayRunner::run(const ScenarioTask& task) {
   outcome.status = Status::fail;
   if (result->exit_code != 0 && !result->problem.empty()) {
     outcome.reason = result->problem;
+    // The host ended before the session did: what it said last on stderr is usually the why.
+    if (result->exit_code == 3 && result->host_exit && !result->host_killed)
+      if (std::string said = last_stderr_line(result->host_stderr_tail); !said.empty())
+        outcome.reason += fmt::format("; the host's stderr ends: {}", display_text(said));
   } else if (divergent) {
     outcome.reason = first_divergence(*diff).value_or("the recording diverges from the golden transcript");
   } else if (!diff) {

@@ -86,6 +86,12 @@ int run(int argc, const char* const* argv, Streams io) {
       return 2;
     }
     io.err << "msptk: error: " << e.what() << "\n";
+    // A verb that spawns a host (record, replay, regen): an option msptk does not know is most
+    // often the host's own, typed without the `--` that ends msptk's options.
+    const CLI::App* verb = app.get_subcommands().front();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && verb->get_option_no_throw("HOST") != nullptr)
+      io.err << "msptk: put `--` before the host command: msptk " << verb->get_name()
+             << " [OPTIONS] -- HOST [ARGS...]\n";
     io.err << "Run 'msptk " << (app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name() + " ")
            << "--help' for usage.\n";
     return 2;

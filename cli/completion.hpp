@@ -7,10 +7,12 @@
 // `msptk completions bash|zsh` prints the script, and the build writes both into the install
 // tree (share/bash-completion/completions/msptk, share/zsh/vendor-completions/_msptk).
 //
-// What is completed: verbs after `msptk`; a verb's options after `-`; an option's value from its
-// choices (`--format text|json`), else as a path (files and folders: scenario folders, transcript
-// files); positional arguments as paths; after `--` (record's, replay's and regen's HOST) commands
-// and paths, as the shell completes them by default.
+// What is completed: verbs after `msptk`; a verb's options after `-` (also after a flag, which
+// takes no value); an option's value from its choices (`--format text|json`), else as a path;
+// positional arguments from their choices (`completions bash|zsh`), else as paths; after `--`
+// (record's, replay's and regen's HOST) commands and paths, as the shell completes them by
+// default. Paths offer what msptk reads first: scenario folders (holding manifest.json) and
+// `.ndjson` files, then the other folders and files.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -33,6 +35,8 @@ struct VerbSpec {
   std::string description;
   std::vector<OptionSpec> options;
   bool positionals = false;          // takes PATH... arguments
+  std::vector<std::string> positional_choices;  // from an IsMember check (completions SHELL); empty: paths
+  std::string positional_name;       // "shell": how zsh names the positional with choices
   bool takes_command = false;        // a `-- HOST [ARGS...]` tail
 };
 

@@ -9,6 +9,7 @@
 //   serve-fixture  msptk serve-fixture
 // Options a verb does not declare here are handed to the msptk verb unchanged.
 #include "verbs.hpp"
+#include "version.hpp"
 
 #include "msptk/maintenance/corpus_root.hpp"
 
@@ -51,7 +52,7 @@ ConformanceCommand translate_conformance(int argc, const char* const* argv, Stre
   CLI::App app{"The MSP conformance harness (msptk's implementation of muse-conformance): validate, staleness, repin, "
                "replay, regen and serve-fixture over a schema/msp corpus"};
   app.name(name);
-  app.set_version_flag("--version", "muse-conformance (msptk 0.1.0)");
+  app.set_version_flag("--version", "muse-conformance (msptk " MSPTK_VERSION ", commit " MSPTK_GIT_COMMIT ")");
   app.require_subcommand(1);
   app.footer(
       "Each verb runs the msptk verb that does the work (msptk VERB --help lists the options it passes through).\n"

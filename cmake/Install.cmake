@@ -1,6 +1,8 @@
 # The installable package: `find_package(msptk)` gives msptk::msptk (every module library),
 # MSPTK_EXECUTABLE and msptk_add_corpus_tests() (cmake/msptkCorpusTests.cmake), plus a
-# pkg-config file, the public headers and the msptk binary.
+# pkg-config file, the public headers and the msptk binary. The binary and muse-conformance
+# are the component `runtime` (the Debian package msptk); the rest is the default component `dev`
+# (msptk-dev: CMAKE_INSTALL_DEFAULT_COMPONENT_NAME in the top CMakeLists.txt).
 include(CMakePackageConfigHelpers)
 
 get_property(msptk_modules GLOBAL PROPERTY MSPTK_MODULES)
@@ -12,7 +14,7 @@ add_library(msptk::msptk ALIAS msptk_all)
 install(TARGETS ${msptk_modules} msptk_all EXPORT msptkTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS msptk RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS msptk RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/msptk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT msptkTargets NAMESPACE msptk:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
 
@@ -25,6 +27,9 @@ install(FILES ${PROJECT_BINARY_DIR}/msptkConfig.cmake ${PROJECT_BINARY_DIR}/mspt
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/msptk)
 
 # pkg-config: link order is the reverse of the dependency order (users first, transcript last).
+# The prefix is found from the file's own folder (LIBDIR/pkgconfig may be lib/x86_64-linux-gnu/pkgconfig).
+file(RELATIVE_PATH msptk_pc_prefix /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+string(REGEX REPLACE "/$" "" msptk_pc_prefix "${msptk_pc_prefix}")
 set(msptk_pc_libs "")
 list(REVERSE msptk_modules)
 foreach(module ${msptk_modules})
@@ -36,4 +41,5 @@ install(FILES ${PROJECT_BINARY_DIR}/msptk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}
 # muse-conformance: the same binary under the upstream harness's name (chosen by argv[0]).
 install(CODE "execute_process(COMMAND \"${CMAKE_COMMAND}\" -E create_symlink msptk
                 \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/muse-conformance\")
-              message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/muse-conformance -> msptk\")")
+              message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/muse-conformance -> msptk\")"
+        COMPONENT runtime)

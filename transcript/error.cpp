@@ -20,7 +20,12 @@ std::string Error::render() const {
   std::string out;
   if (!file.empty()) {
     out += file;
-    if (line > 0) out += ":" + std::to_string(line);
+    // Appended piece by piece: `":" + std::to_string(line)` makes GCC 12 at -O3 (`make package`)
+    // warn of an overlapping memcpy that cannot happen (-Wrestrict, GCC bug 105329).
+    if (line > 0) {
+      out += ':';
+      out += std::to_string(line);
+    }
     out += ": ";
   }
   out += message;

@@ -1,22 +1,14 @@
 # Turns a reference page (docs/verbs/VERB.md) into the roff of a help2man include file: the
 # page's prose becomes the man page's DESCRIPTION (options come from --help, so the page's
 # "## Options" section and what follows it are left out). POSIX awk (Debian's mawk suffices).
-# Handles what the pages use: headings, paragraphs, "- " and "1. " lists, ``` blocks,
-# | tables |, **bold**, `code` (also across lines: a paragraph is converted as a whole) and
-# [links](target).
+# Handles what the pages use: headings, paragraphs, "- " and "1. " lists, ``` blocks (their
+# lines as written, less the fence's own indentation), | tables | (the first row, the header, in
+# italics), **bold**, `code` (also across lines: a paragraph is converted as a whole) and
+# [links](target); images are left out. Characters beyond ASCII are left to make-man's
+# roff-chars.pl, which spells them for every locale.
 function esc(s) {
   gsub(/\\/, "\\e", s)
   gsub(/-/, "\\-", s)
-  # Typographic characters as roff names, so a page shows right in any locale.
-  gsub(/\342\200\224/, "\\(em", s); gsub(/\342\200\223/, "\\(en", s)
-  gsub(/\342\200\246/, "...", s); gsub(/\342\206\222/, "\\(->", s)
-  gsub(/\342\206\224/, "\\(<>", s); gsub(/\342\206\263/, "\\(->", s)
-  gsub(/\342\211\240/, "\\(!=", s); gsub(/\342\211\244/, "\\(<=", s)
-  gsub(/\342\211\245/, "\\(>=", s); gsub(/\303\227/, "\\(mu", s)
-  gsub(/\302\265/, "\\(mc", s); gsub(/\342\200\231/, "\\(aq", s)
-  gsub(/\342\200\234/, "\\(lq", s); gsub(/\342\200\235/, "\\(rq", s)
-  gsub(/\342\234\223/, "\\(OK", s)
-  gsub(/\357\277\275/, "?", s)  # U+FFFD, what show prints for bytes that are not UTF-8
   return s
 }
 function line_start(s) {
@@ -25,6 +17,7 @@ function line_start(s) {
 }
 function inline(s,    out, m) {
   s = esc(s)
+  gsub(/!\[[^]]*\]\([^)]*\)/, "", s)
   out = ""
   while (match(s, /\[[^]]*\]\([^)]*\)/)) {
     m = substr(s, RSTART, RLENGTH)
@@ -54,29 +47,38 @@ function gather(s) {
   sub(/^[ \t]+/, "", s)
   buf = (buf == "" ? s : buf " " s)
 }
-BEGIN { print "[DESCRIPTION]"; fence = 0; done = 0; buf = "" }
+BEGIN { print "[DESCRIPTION]"; fence = 0; done = 0; table = 0; buf = "" }
 done { next }
 NR == 1 && /^# / { next }
 /^[ \t]*```/ {
-  flush()
-  if (!fence) { print ".PP"; print ".RS 2"; print ".nf"; fence = 1 }
-  else { print ".fi"; print ".RE"; print ".PP"; fence = 0 }
+  flush(); table = 0
+  if (!fence) {
+    print ".PP"; print ".RS 2"; print ".nf"; fence = 1
+    match($0, /^[ \t]*/); indent = RLENGTH
+  } else { print ".fi"; print ".RE"; print ".PP"; fence = 0 }
   next
 }
-fence { sub(/^   /, ""); print line_start(esc($0)); next }
+fence {
+  line = $0
+  for (i = 0; i < indent && substr(line, 1, 1) == " "; i++) line = substr(line, 2)
+  print line_start(esc(line)); next
+}
+/^[ \t]*!\[[^]]*\]\([^)]*\)[ \t]*$/ { flush(); next }
 /^## Options[ \t]*$/ { flush(); done = 1; next }
-/^##+ / { flush(); sub(/^##+ /, ""); print ".SS " inline($0); next }
-/^[ \t]*$/ { flush(); print ".PP"; next }
+/^##+ / { flush(); table = 0; sub(/^##+ /, ""); print ".SS " inline($0); next }
+/^[ \t]*$/ { flush(); table = 0; print ".PP"; next }
 /^\|[ \t]*-/ { next }
 /^\|/ {
   flush()
   row = $0; sub(/^\|[ \t]*/, "", row); sub(/[ \t]*\|[ \t]*$/, "", row)
   n = split(row, cells, /[ \t]*\|[ \t]*/)
-  print ".TP"; print inline(cells[1])
   rest = ""; for (i = 2; i <= n; i++) rest = rest (i > 2 ? " \342\200\224 " : "") cells[i]
-  print inline(rest); next
+  print ".TP"
+  if (!table) { print "\\fI" inline(cells[1]) "\\fR"; print "\\fI" inline(rest) "\\fR"; table = 1 }
+  else { print inline(cells[1]); print inline(rest) }
+  next
 }
-/^[ \t]*[-*] / { flush(); sub(/^[ \t]*[-*] /, ""); print ".IP \\(bu 2"; gather($0); next }
+/^[ \t]*[-*] / { flush(); table = 0; sub(/^[ \t]*[-*] /, ""); print ".IP \\(bu 2"; gather($0); next }
 /^[ \t]*[0-9]+\. / {
   flush(); item = $0; sub(/^[ \t]*/, "", item); num = item; sub(/\..*/, "", num); sub(/^[0-9]+\. /, "", item)
   print ".IP " num ". 4"; gather(item); next

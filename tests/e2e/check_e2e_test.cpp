@@ -147,6 +147,25 @@ TEST(CheckE2E, AHostThatFailsFailsEveryReplayedScenario) {
   EXPECT_EQ(out.back(), fmt::format("0 passed, {} failed, 0 skipped", total));
 }
 
+TEST(CheckE2E, AHostThatDiesSaysWhatItReportedOnTheFailLine) {
+  test::TempDir tmp;
+  const fs::path corpus = tmp / "c";
+  copy_scenario(corpus, test::source_dir() / "corpus" / "framing-cr-terminated-client-frames");
+  CommandRun run = check({"--host", "sh -c 'echo starting >&2; echo \"fatal: no model configured\" >&2; echo >&2; exit 4'",
+                          "--junit", (tmp / "check.xml").string()},
+                         {corpus.string()});
+  EXPECT_EQ(run.exit.code, 1) << run.out << run.err;
+  const auto out = lines(run.out);
+  ASSERT_FALSE(out.empty()) << run.err;
+  EXPECT_EQ(out.front().rfind("FAIL c/framing-cr-terminated-client-frames: ", 0), 0u) << run.out;
+  EXPECT_NE(out.front().find("the host exited with code 4"), std::string::npos) << run.out;
+  EXPECT_NE(out.front().find("; the host's stderr ends: fatal: no model configured"), std::string::npos) << run.out;
+  namespace pt = boost::property_tree;
+  pt::ptree xml;
+  ASSERT_NO_THROW(pt::read_xml((tmp / "check.xml").string(), xml));
+  EXPECT_EQ(xml.get<std::string>("testsuites.testsuite.testcase.failure.<xmlattr>.type"), "error");
+}
+
 TEST(CheckE2E, AHostThatCannotBeSpawnedIsAnInfrastructureError) {
   CommandRun run = check({"--host", "'no such msptk host' serve"}, {own_corpus()});
   EXPECT_EQ(run.exit.code, 3);

@@ -9,15 +9,19 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/corpus/scen-a" "$work/corpus/scen-b"
+mkdir -p "$work/corpus/scen-a" "$work/corpus/scen-b" "$work/corpus/b-notes"
 : >"$work/corpus/scen-a/manifest.json"
+: >"$work/corpus/scen-b/manifest.json"
+: >"$work/corpus/a-readme.txt"
+: >"$work/corpus/m-session.ndjson"
 
 "$msptk" completions bash >"$work/msptk.bash" || fail "msptk completions bash: exit $?"
 cmp -s "$work/msptk.bash" "$build/share/bash-completion/completions/msptk" ||
   fail "the installed bash completion differs from 'msptk completions bash'"
 
-# complete LINE: the candidates bash offers for the last word of LINE (a trailing space: a new word).
-complete_line() {
+# complete LINE: the candidates bash offers for the last word of LINE (a trailing space: a new word),
+# sorted; ordered LINE: the same in the order the function gives them (bash shows them so: nosort).
+ordered() {
   (cd "$work" && bash -c '
     source ./msptk.bash
     read -r -a COMP_WORDS <<<"$1"
@@ -25,8 +29,9 @@ complete_line() {
     COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
     COMP_LINE=$1 COMP_POINT=${#1}
     _msptk
-    printf "%s\n" "${COMPREPLY[@]}" | sort' _ "$1")
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$1")
 }
+complete_line() { ordered "$1" | sort; }
 expect() {  # expect LINE WORD...: each WORD is among the candidates
   local line=$1 got
   shift
@@ -57,6 +62,23 @@ expect "msptk diff --mask " unify erase
 expect "msptk coverage --format " text json html
 expect "msptk check --sh" --shard
 expect "msptk check corpus/s" corpus/scen-a corpus/scen-b
+# The choices of a positional argument: `msptk completions <TAB>`.
+expect "msptk completions " bash zsh
+refuse "msptk completions " corpus
+# After a flag (no value), options still complete, and paths after it.
+expect "msptk serve-fixture --keep-going --" --transcript --follow-minted
+expect "msptk record --force --" --out --script
+expect "msptk check --update --" --junit --host
+expect "msptk check --update " corpus
+expect "msptk diff --side client --" --format --mask
+# Paths: scenario folders (manifest.json) and .ndjson files first, then other folders and files.
+got=$(ordered "msptk diff corpus/" | head -n 3 | tr '\n' ' ')
+[ "$got" = "corpus/m-session.ndjson corpus/scen-a corpus/scen-b " ] ||
+  fail "'msptk diff corpus/<TAB>' does not offer the scenario folders and .ndjson files first: $(ordered "msptk diff corpus/" | tr '\n' ' ')"
+expect "msptk diff corpus/" corpus/b-notes corpus/a-readme.txt
+got=$(ordered "msptk serve-fixture --transcript corpus/" | head -n 3 | tr '\n' ' ')
+[ "$got" = "corpus/m-session.ndjson corpus/scen-a corpus/scen-b " ] ||
+  fail "'msptk serve-fixture --transcript corpus/<TAB>' offers '$got' first"
 expect "msptk serve-fixture --transcript corpus/" corpus/scen-a corpus/scen-b
 refuse "msptk validate --" --shard
 # Every option of every verb is offered after "msptk VERB --".
@@ -72,6 +94,8 @@ done
 head -n 1 "$work/_msptk" | grep -qx '#compdef msptk' || fail "_msptk does not start with #compdef msptk"
 if command -v zsh >/dev/null; then
   zsh -n "$work/_msptk" || fail "zsh -n _msptk: the zsh completion does not parse"
+  grep -q "^    '1:shell:(bash zsh)'" "$work/_msptk" || fail "_msptk does not complete 'msptk completions' with bash and zsh"
+  grep -q "_files -g '\*.ndjson(-.)'" "$work/_msptk" || fail "_msptk does not offer .ndjson files first"
   for verb in "${verbs[@]}"; do
     grep -q "^_msptk_${verb//-/_}()" "$work/_msptk" || fail "_msptk has no function for $verb"
   done

@@ -6,7 +6,7 @@
 #  3. every relative link in README.md and docs/ resolves: the file exists and, for a link to a
 #     heading (`page.md#anchor` or `#anchor`), the page has a heading with that GitHub anchor
 #     (a link to ../shared beside the project is checked where that folder is);
-#  4. README.md is a front page: at most 250 lines.
+#  4. README.md is a front page: at most 250 lines; docs/ARCHITECTURE.md's module rows are short.
 # Usage: docs_test.sh MSPTK PROJECT_DIR
 set -uo pipefail
 msptk=$1
@@ -92,6 +92,17 @@ done < <(find "$project/README.md" "$project/docs" -name '*.md' -print0)
 version=$("$msptk" --version)
 [[ $version =~ ^msptk\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{12}(-dirty)?|unknown)\)$ ]] ||
   fail "msptk --version says '$version', not 'msptk X.Y.Z (commit ABCDEF012345)'"
+# muse-conformance names the same build (version and commit), as docs/verbs/conformance.md says.
+build_id=${version#msptk }
+build_id=${build_id/ (commit /, commit }
+conformance_version=$("$msptk" conformance --version)
+[ "$conformance_version" = "muse-conformance (msptk $build_id" ] ||
+  fail "muse-conformance --version says '$conformance_version', not the build of '$version'"
+
+# docs/ARCHITECTURE.md's module rows say what and who may use it; how is in the module's headers.
+while IFS= read -r row; do
+  fail "docs/ARCHITECTURE.md: a module row of ${#row} characters (at most 250; move the how into the module's headers): ${row:0:60}..."
+done < <(awk '/^\| `/ && length($0) > 250' "$project/docs/ARCHITECTURE.md")
 
 lines=$(wc -l <"$project/README.md")
 [ "$lines" -le 250 ] || fail "README.md is $lines lines, more than the front page's 250: move detail to docs/verbs/"

@@ -366,6 +366,34 @@ TEST(CheckJUnit, OneTestcasePerScenarioInAWellFormedDocument) {
   EXPECT_FALSE(by_name["ok"]->get_child_optional("failure"));
 }
 
+TEST(CheckJUnit, AFailureCarriesTheTypeOfItsCause) {
+  CheckReport report;
+  auto add = [&](std::string name, boost::json::value replay, bool invalid) {
+    ScenarioOutcome o;
+    o.corpus = "c", o.scenario = std::move(name), o.status = Status::fail, o.reason = "why";
+    o.replay = std::move(replay);
+    if (invalid) o.validation.push_back(Finding{Severity::error, "f", 3, "frame.jsonrpc", "no jsonrpc"});
+    o.validation.push_back(Finding{Severity::warning, "f", 4, "manifest.x", "a warning decides nothing"});
+    report.scenarios.push_back(std::move(o));
+  };
+  add("invalid", nullptr, true);
+  add("differs", boost::json::parse(R"({"exitCode":1,"problem":"p","hostExit":null})"), false);
+  add("died", boost::json::parse(R"({"exitCode":3,"problem":"p","hostExit":{"code":4,"signal":0}})"), false);
+  std::ostringstream xml;
+  render_junit(xml, report);
+  namespace pt = boost::property_tree;
+  pt::ptree tree;
+  std::istringstream in(xml.str());
+  ASSERT_NO_THROW(pt::read_xml(in, tree)) << xml.str();
+  std::map<std::string, std::string> types;
+  for (const auto& [tag, testcase] : tree.get_child("testsuites.testsuite"))
+    if (tag == "testcase")
+      types[testcase.get<std::string>("<xmlattr>.name")] = testcase.get<std::string>("failure.<xmlattr>.type");
+  EXPECT_EQ(types["invalid"], "validation");
+  EXPECT_EQ(types["differs"], "divergence");
+  EXPECT_EQ(types["died"], "error");
+}
+
 TEST(CheckJson, AReportReadBackIsTheReportWritten) {
   const CheckReport report = sample_report();
   const boost::json::value written = to_json(report);

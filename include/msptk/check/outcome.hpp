@@ -66,6 +66,10 @@ struct ScenarioOutcome {
   bool stale_baseline() const { return in_baseline && (status == Status::pass || status == Status::skip); }
   // A failure that fails the run (a failure not excused by the baseline).
   bool fails_run() const { return status == Status::fail && !in_baseline; }
+  // What a failure is (the JUnit failure's type): "validation" (the golden scenario breaks a
+  // rule), "error" (the host died, or ended a pipe, before the session did: replay exit 3), else
+  // "divergence" (a frame differs, is missing or extra, or a wait timed out).
+  std::string_view failure_cause() const;
 };
 
 // The K-th (1-based) of N deterministic slices of a run.
