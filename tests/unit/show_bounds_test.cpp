@@ -169,7 +169,7 @@ TEST(ShowFrame, AFrameDeeperThanTheNestingLimitIsShownAsSentInOneLine) {
   auto detail = show::find_frame(dir / "t.ndjson", 1);
   ASSERT_TRUE(detail) << detail.error().render();
   std::ostringstream out;
-  show::render_frame_text(out, *detail);
+  show::render_frame_text(out, *detail, out);
   const std::string text = out.str();
   EXPECT_NE(text.find("nested deeper than 10000 levels"), std::string::npos) << text.substr(0, 300);
   EXPECT_NE(text.find("\n" + raw + "\n"), std::string::npos);
@@ -187,7 +187,7 @@ TEST(ShowFrame, AFrameAtTheNestingLimitIsLaidOutWithoutKeepingItsLines) {
   detail.frame.dir = Direction::server;
   detail.frame.raw = raw;
   std::ostringstream out;
-  show::render_frame_text(out, detail);
+  show::render_frame_text(out, detail, out);
   const std::string text = out.str();
   // 2 lines a level, each indented two spaces a level: what pretty_json writes.
   EXPECT_EQ(text.substr(text.find('\n') + 1), pretty_json(raw));
