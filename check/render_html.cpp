@@ -162,12 +162,6 @@ void render_scenario(std::ostream& out, const ScenarioOutcome& o) {
       out << "<p>The client's stderr (its last " << tail.size() << " bytes):</p><pre class=\"tail\">" << tail_html(tail) << "</pre>\n";
     if (!o.details.empty()) out << "<pre class=\"tail\">" << html::escape(o.details) << "</pre>\n";
   }
-  if (const json::object* diff = o.diff.if_object(); diff && diff->contains("comparisons")) {
-    out << "<h3>The recording against the golden scenario</h3>\n";
-    const json::array& comparisons = diff->at("comparisons").as_array();
-    for (std::size_t i = 0; i < comparisons.size(); ++i)
-      render_comparison_html(out, comparisons[i], fmt::format("{}-cmp-{}", html::anchor("s", o.id()), i));
-  }
   out << "</details>\n";
 }
 

@@ -30,6 +30,8 @@ constexpr std::string_view kPrefix = "msptk:";
 std::string in_quotes(const std::string& value) { return "'" + display_text(value) + "'"; }
 
 std::string range_text(std::int64_t min, std::int64_t max) {
+  if (min == std::numeric_limits<std::int64_t>::min() && max == std::numeric_limits<std::int64_t>::max())
+    return "a whole number that fits in 64 bits";
   if (max == std::numeric_limits<std::int64_t>::max()) return fmt::format("a whole number of at least {}", min);
   return fmt::format("a whole number from {} to {}", min, max);
 }
@@ -40,7 +42,11 @@ CLI::Validator number_check(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& value) -> std::string {
         if (value.empty()) return "an empty value: expected " + range_text(min, max);
-        const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+        // Digits only, after one '-' where the range holds negative numbers (no '+', spaces, 0x, 1e3).
+        const std::size_t first = (min < 0 && value.front() == '-') ? 1 : 0;
+        const bool digits = value.size() > first &&
+                            std::all_of(value.begin() + static_cast<std::ptrdiff_t>(first), value.end(),
+                                        [](char c) { return c >= '0' && c <= '9'; });
         if (!digits) return in_quotes(value) + " is not " + range_text(min, max);
         std::int64_t n = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);

@@ -199,7 +199,7 @@ Runner setup_record(CLI::App& app) {
   sub->add_flag("--check", cli->check, "with --script: check SCRIPT and exit (no HOST, no --out)");
   CLI::Option* seed = sub->add_option("--seed", cli->seed,
                   "with --script: seed of the commandIds minted for commands (UUIDv7), kept in seeds.commandIdSeed")
-      ->check(number_check(0))
+      ->check(number_check(std::numeric_limits<std::int64_t>::min()))
       ->default_val(script::kDefaultCommandIdSeed);
   CLI::Option* host = sub->add_option("HOST", options->host_argv, "HOST [ARGS...]: the host command, spawned without a shell");
   // --out and HOST are required unless --check only checks a script.
