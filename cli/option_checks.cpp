@@ -32,7 +32,7 @@ std::string in_quotes(const std::string& value) { return "'" + display_text(valu
 std::string range_text(std::int64_t min, std::int64_t max) {
   if (min == std::numeric_limits<std::int64_t>::min() && max == std::numeric_limits<std::int64_t>::max())
     return "a whole number that fits in 64 bits";
-  if (max == std::numeric_limits<std::int64_t>::max()) return fmt::format("a whole number of at least {}", min);
+  // The upper end is said too: a number beyond it is "at least 1" and yet refused.
   return fmt::format("a whole number from {} to {}", min, max);
 }
 

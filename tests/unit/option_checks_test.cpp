@@ -57,10 +57,12 @@ class OptionTable : public ::testing::Test {
   std::vector<std::string> bad_values(const std::string& kind) const {
     std::vector<std::string> bad{""};
     if (kind.rfind("number>=", 0) == 0) {
-      for (const char* v : {"-1", "-0", "+1", "x", "1.5", "1e3", " 1", "1 ", "0x10", "99999999999999999999",
-                            "9223372036854775808", "-9223372036854775809"})
+      for (const char* v : {"+1", "x", "1.5", "1e3", " 1", "1 ", "0x10", "99999999999999999999",
+                            "9223372036854775808", "-9223372036854775809", "--1", "-", "- 1"})
         bad.push_back(v);
-      if (std::stoll(kind.substr(8)) >= 1) bad.push_back("0");
+      const long long min = std::stoll(kind.substr(8));
+      if (min >= 0) bad.insert(bad.end(), {"-1", "-0"});  // a negative number where the range has none
+      if (min >= 1) bad.push_back("0");
     } else if (kind == "file") {
       bad.push_back((dir_ / "a-folder").string());
     } else if (kind == "folder") {
