@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -81,6 +82,11 @@ KeyWork& key_work() {
   return work;
 }
 
+std::size_t& twin_run_threshold() {
+  thread_local std::size_t threshold = 64;
+  return threshold;
+}
+
 Result<void> Preparer::observe(const Frame& frame, const Place& at, const std::string& file, Twin* twin) {
   if (auto refused = refuse(at, file)) return *refused;
   ++key_work().keyed;
@@ -152,7 +158,53 @@ void Preparer::keep_deferred(Direction dir, const Place& at, bool twin, bool qui
   p_.twin.push_back(twin);
   p_.deferred.push_back(true);
   p_.quiet.push_back(quiet);
+  p_.pending.push_back(false);
 }
+
+std::optional<std::size_t> Preparer::keep_pending(Direction dir, const Place& at, bool twin, bool may_initialize) {
+  if (!on_side(dir, side_)) return std::nullopt;
+  ++deferred_;
+  std::uint32_t& name = deferred_name_[static_cast<int>(dir)];
+  if (name == UINT32_MAX) name = intern(Signature{dir, FrameKind::notification, "(a twin, keys deferred)"}).first;
+  p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
+  p_.signature.push_back(name);
+  p_.strong.push_back(kDeferredKey);
+  p_.twin.push_back(twin);
+  p_.deferred.push_back(true);
+  p_.quiet.push_back(dir == Direction::client && !may_initialize);
+  p_.pending.push_back(true);
+  return p_.size() - 1;
+}
+
+template <class Content>
+void Preparer::fill(Direction dir, std::size_t line, const Envelope& envelope, const Content& content_of,
+                    std::optional<std::size_t> slot) {
+  Frame shell;  // what the tracker reads of a frame: its direction and line
+  shell.dir = dir;
+  shell.line = line;
+  const Signature sig = tracker_.observe(shell, envelope);
+  if (!slot) return;
+  const auto [name, medium] = intern(sig);
+  const FrameRole role = FrameRole::of(dir, envelope);
+  const FrameRef was = p_.refs[*slot];
+  p_.refs[*slot] = FrameRef(was.index(), was.line(), was.offset(), was.size(), role);
+  p_.signature[*slot] = name;
+  p_.strong[*slot] = combine(medium, content_of(role));
+  p_.deferred[*slot] = false;
+  p_.pending[*slot] = false;
+  p_.quiet[*slot] = false;
+  --deferred_;
+}
+
+void Preparer::observe_pending(const Frame& frame, std::size_t line, std::optional<std::size_t> slot, Preparer& twin,
+                               std::size_t twin_line, std::optional<std::size_t> twin_slot) {
+  ++key_work().keyed;
+  key(frame, false, [&](const Envelope& envelope, const auto& content) {
+    fill(frame.dir, line, envelope, content, slot);
+    twin.fill(frame.dir, twin_line, envelope, content, twin_slot);
+  });
+}
+
 
 Result<void> Preparer::settle(std::size_t k, FrameStore& store) {
   if (!p_.deferred[k]) return {};
@@ -200,6 +252,7 @@ void Preparer::keep(Direction dir, const Place& at, const Envelope& envelope, co
   p_.twin.push_back(twin);
   p_.deferred.push_back(false);
   p_.quiet.push_back(false);
+  p_.pending.push_back(false);
 }
 
 std::pair<std::uint32_t, std::uint64_t> Preparer::intern(const Signature& sig) {
@@ -280,15 +333,15 @@ void Builder::extra(std::size_t line, const std::string& sig) {
   emit(DiffEntry{EntryKind::extra, 0, line, sig, {}, {}});
 }
 
-void Builder::count(EntryKind kind) {
+void Builder::count(EntryKind kind, std::size_t frames) {
   DiffCounts& c = result_.counts;
   switch (kind) {
-    case EntryKind::identical: ++c.identical; break;
-    case EntryKind::equivalent: ++c.equivalent; break;
-    case EntryKind::divergent: ++c.divergent; break;
-    case EntryKind::missing: ++c.missing; break;
-    case EntryKind::extra: ++c.extra; break;
-    case EntryKind::moved: ++c.moved; break;
+    case EntryKind::identical: c.identical += frames; break;
+    case EntryKind::equivalent: c.equivalent += frames; break;
+    case EntryKind::divergent: c.divergent += frames; break;
+    case EntryKind::missing: c.missing += frames; break;
+    case EntryKind::extra: c.extra += frames; break;
+    case EntryKind::moved: c.moved += frames; break;
   }
 }
 
@@ -381,8 +434,8 @@ std::size_t next_matched(const std::vector<bool>& bits, std::size_t from, std::s
 // that cannot be read again is kept as the error, and the comparison stops after the alignment.
 class Sides {
  public:
-  Sides(Preparer& ve, Preparer& va, FrameStore& se, FrameStore& sa)
-      : e(ve.prepared()), a(va.prepared()), ve_(ve), va_(va), se_(se), sa_(sa) {}
+  Sides(Preparer& ve, Preparer& va, FrameStore& se, FrameStore& sa, PendingKeys* pending)
+      : e(ve.prepared()), a(va.prepared()), ve_(ve), va_(va), se_(se), sa_(sa), pending_(pending) {}
 
   const Prepared& e;
   const Prepared& a;
@@ -391,8 +444,21 @@ class Sides {
   bool twins(std::size_t i, std::size_t j) const {
     return e.deferred[i] && a.deferred[j] && e.refs[i].index() == a.refs[j].index();
   }
-  void settle_e(std::size_t i) { settle(ve_, se_, i); }
-  void settle_a(std::size_t j) { settle(va_, sa_, j); }
+  void settle_e(std::size_t i) {
+    if (e.pending[i]) return key_pending(i, true);
+    settle(ve_, se_, i);
+  }
+  void settle_a(std::size_t j) {
+    if (a.pending[j]) return key_pending(j, false);
+    settle(va_, sa_, j);
+  }
+  // Settles the deferred frames that are not pending (those are keyed in order, when needed).
+  void settle_unpending() {
+    for (std::size_t i = 0; i < e.size() && ve_.deferred(); ++i)
+      if (!e.pending[i]) settle(ve_, se_, i);
+    for (std::size_t j = 0; j < a.size() && va_.deferred(); ++j)
+      if (!a.pending[j]) settle(va_, sa_, j);
+  }
 
   bool same_strong(std::size_t i, std::size_t j) {
     const std::uint64_t ki = e.strong[i], kj = a.strong[j];
@@ -419,11 +485,20 @@ class Sides {
     if (error_ || !preparer.prepared().deferred[k]) return;
     if (auto settled = preparer.settle(k, store); !settled) error_ = settled.error();
   }
+  void key_pending(std::size_t k, bool expected) {
+    if (error_) return;
+    if (!pending_) {
+      error_ = Error::unreadable(expected ? "expected" : "actual", "a pending frame with no one to key it");
+      return;
+    }
+    if (auto keyed = expected ? pending_->key_e(k) : pending_->key_a(k); !keyed) error_ = keyed.error();
+  }
 
   Preparer& ve_;
   Preparer& va_;
   FrameStore& se_;
   FrameStore& sa_;
+  PendingKeys* pending_;
   std::optional<Error> error_;
 };
 
@@ -454,6 +529,11 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
     for_each_common_by([&](std::size_t i, std::size_t j) { return sides.same_signature(alo + i, blo + j); },
                        ahi - alo, bhi - blo, mark);
   } else {
+    // A pending frame may be a response, whose weak key is its kind's: keyed first.
+    for (std::size_t i = alo; i < ahi; ++i)
+      if (a.pending[i]) sides.settle_e(i);
+    for (std::size_t j = blo; j < bhi; ++j)
+      if (b.pending[j]) sides.settle_a(j);
     for_each_common([&](std::size_t i) { return a.weak(alo + i); }, ahi - alo,
                     [&](std::size_t j) { return b.weak(blo + j); }, bhi - blo, mark);
   }
@@ -479,8 +559,10 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
 // comes, and twins never pair a value with another one, so the contested values stay those at
 // the tail's start. A twin whose line holds none of them (a handful of memmem) is identical
 // without being parsed: each contested value is a JSON string with no quote, backslash or
-// control character, which a line without \u and \/ escapes spells verbatim. Declared paths are
-// counted for every frame (the mask accounting), so with any declared the tail is read as before.
+// control character, which a line without \u and \/ escapes spells verbatim between the frame's
+// quotes as the line's `raw` string escapes them (\"value\"), and with none contested a twin of
+// the tail is identical unread. Declared paths are counted for every frame (the mask
+// accounting), so with any declared the tail is read as before.
 class TailTwins {
  public:
   TailTwins(const Prepared& pe, const Prepared& pa, const std::vector<bool>& matched_e,
@@ -505,28 +587,82 @@ class TailTwins {
 
   // Whether the twin at expected index `i` is in the tail.
   bool from(std::size_t i) const { return enabled_ && i >= from_; }
-  // Whether that twin, whose line is `line`, is identical without reading it further.
-  bool identical(std::size_t i, std::string_view line, const FrameComparer& comparer) {
+
+  // Which bijection spaces a twin can hold a value of (mask.hpp): a server frame only request
+  // ids; a client frame commandIds too, and an initialize request its clientInfo. The contested
+  // values of other spaces cannot be in it.
+  enum class Holder { server, client, initialize };
+  // The holder twin i of `pe` is: a deferred twin is no request; a pending one is an initialize
+  // request only if its line may say so (Prepared::quiet, see keep_pending).
+  static Holder holder(const Prepared& pe, std::size_t i) {
+    const FrameRef& ref = pe.refs[i];
+    if (ref.dir() == Direction::server) return Holder::server;
+    const bool initialize = pe.pending[i] ? !pe.quiet[i] : ref.role().initialize;
+    return initialize ? Holder::initialize : Holder::client;
+  }
+
+  // Whether every twin of a tail run with these holders is identical unread: nothing declared,
+  // and no value such frames can hold contested.
+  bool uncontested_all(const TailRun::Holders& holders, const FrameComparer& comparer) {
+    if (!enabled_) return false;
+    for (Holder h : {Holder::server, Holder::client, Holder::initialize}) {
+      const bool present = h == Holder::server ? holders.server : h == Holder::client ? holders.client : holders.initialize;
+      if (!present) continue;
+      const auto& needles = needles_for(h, comparer);
+      if (!needles || !needles->empty()) return false;
+    }
+    return true;
+  }
+  // Whether that twin is identical without reading it at all: in the tail, with no value it can
+  // hold contested (nothing in it can be paired with another value).
+  bool uncontested(std::size_t i, Holder holder, const FrameComparer& comparer) {
     if (!from(i)) return false;
-    if (!needles_) needles_ = contested(comparer);
-    if (!*needles_) return false;
+    const auto& needles = needles_for(holder, comparer);
+    return needles && needles->empty();
+  }
+  // Whether that twin, whose line is `line`, is identical without reading it further.
+  bool identical(std::size_t i, Holder holder, std::string_view line, const FrameComparer& comparer) {
+    if (!from(i)) return false;
+    const auto& needles = needles_for(holder, comparer);
+    if (!needles) return false;
     // The only escapes that spell a character a contested value can hold (no quote, backslash
     // or control character) are \uXXXX and \/, at whatever level of nesting.
     if (line.find("\"rawBase64\"") != std::string_view::npos || line.find("\\u") != std::string_view::npos ||
         line.find("\\/") != std::string_view::npos)
       return false;
-    for (const std::string& needle : **needles_)
+    for (const std::string& needle : *needles)
       if (line.find(needle) != std::string_view::npos) return false;
     return true;
   }
 
  private:
-  // The texts of the values paired with another value, as they are spelled inside a string;
-  // nullopt when one cannot be looked for that way (not a string, empty, escaped) or too many.
-  static std::optional<std::vector<std::string>> contested(const FrameComparer& comparer) {
+  using Needles = std::optional<std::vector<std::string>>;
+
+  const Needles& needles_for(Holder holder, const FrameComparer& comparer) {
+    if (!needles_) {
+      needles_.emplace();
+      for (Holder h : {Holder::server, Holder::client, Holder::initialize})
+        (*needles_)[static_cast<int>(h)] = contested(comparer, h);
+    }
+    return (*needles_)[static_cast<int>(holder)];
+  }
+
+  static bool holds(Holder holder, std::size_t space) {
+    if (space == kClientRequestIds || space == kServerRequestIds) return true;
+    if (holder == Holder::server) return false;
+    if (space == kClientInfoName || space == kClientInfoVersion) return holder == Holder::initialize;
+    return true;  // commandIds (declared paths turn the tail off)
+  }
+
+  // The values a `holder` can hold that are paired with another value, as a transcript line
+  // spells them (a string token of the frame inside the line's `raw` string: its quotes
+  // escaped); nullopt when one cannot be looked for that way (not a string, empty, escaped) or
+  // too many.
+  static Needles contested(const FrameComparer& comparer, Holder holder) {
     std::vector<std::string> out;
     const Unifier& unifier = comparer.unifier();
     for (std::size_t space = 0; space < comparer.masker().space_count(); ++space) {
+      if (!holds(holder, space)) continue;
       const Bijection& b = unifier.bijection(space);
       if (b.identity()) continue;
       for (const auto& [expected, pairing] : b.pairings()) {
@@ -535,7 +671,7 @@ class TailTwins {
           if (text->size() < 3 || text->front() != '"' || text->back() != '"' ||
               text->find('\\') != std::string::npos || out.size() >= kMaxNeedles)
             return std::nullopt;
-          out.push_back(text->substr(1, text->size() - 2));
+          out.push_back("\\\"" + text->substr(1, text->size() - 2) + "\\\"");
         }
       }
     }
@@ -545,19 +681,18 @@ class TailTwins {
   static constexpr std::size_t kMaxNeedles = 32;
   bool enabled_ = false;
   std::size_t from_ = 0;
-  std::optional<std::optional<std::vector<std::string>>> needles_;
+  std::optional<std::array<Needles, 3>> needles_;
 };
 
 }  // namespace
 
 Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
-                           FrameStore& sa, bool settle_first) {
-  Sides sides(ve, va, se, sa);
+                           FrameStore& sa, bool settle_first, PendingKeys* pending, TailRun* tail_run) {
+  Sides sides(ve, va, se, sa, pending);
   const Prepared& pe = sides.e;
   const Prepared& pa = sides.a;
   if (settle_first) {
-    for (std::size_t i = 0; i < pe.size() && ve.deferred(); ++i) sides.settle_e(i);
-    for (std::size_t j = 0; j < pa.size() && va.deferred(); ++j) sides.settle_a(j);
+    sides.settle_unpending();
     if (sides.error()) return *sides.error();
   }
   Alignment alignment{std::vector<bool>(pe.size()), std::vector<bool>(pa.size())};
@@ -611,10 +746,28 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
   // Compare in transcript order.
   auto pair = [&](std::size_t i, std::size_t j, bool moved) -> Result<void> {
     if (!moved && pe.twin[i] && pe.refs[i].index() == pa.refs[j].index()) {
-      // Twins: the same line on both sides. Nothing to compare in a frame that names no masked
-      // place (quiet), or in a role the mask masks nothing of (FrameComparer::compare with a
-      // known role says the same; see comparer.hpp); else its masked values are paired with
-      // themselves, reading only the expected side.
+      // Twins: the same line on both sides. Nothing to compare in the tail when no value is
+      // contested (see TailTwins), in a frame that names no masked place (quiet), or in a role
+      // the mask masks nothing of (FrameComparer::compare with a known role says the same; see
+      // comparer.hpp); else its masked values are paired with themselves, reading only the
+      // expected side (a pending twin keyed first, for its role).
+      if (tail.uncontested(i, TailTwins::holder(pe, i), builder.comparer())) {
+        builder.count(EntryKind::identical);
+        return {};
+      }
+      if (pe.pending[i]) {
+        if (tail.from(i)) {
+          auto line = se.line_text(pe.refs[i]);
+          if (!line) return line.error();
+          if (*line && tail.identical(i, TailTwins::holder(pe, i), **line, builder.comparer())) {
+            builder.count(EntryKind::identical);
+            return {};
+          }
+        }
+        sides.settle_e(i);
+        sides.settle_a(j);
+        if (sides.error()) return *sides.error();
+      }
       const FrameRef re = pe.refs[i];
       if (pe.quiet[i] || builder.comparer().masker().masks_nothing(re.role())) {
         builder.count(EntryKind::identical);
@@ -623,7 +776,7 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
       if (tail.from(i)) {
         auto line = se.line_text(re);
         if (!line) return line.error();
-        if (*line && tail.identical(i, **line, builder.comparer())) {
+        if (*line && tail.identical(i, TailTwins::holder(pe, i), **line, builder.comparer())) {
           builder.count(EntryKind::identical);
           return {};
         }
@@ -683,6 +836,20 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
     if (auto done = pair(ma, mb, false); !done) return done.error();
     ++i;
     ++j;
+  }
+  // The tail run pairs in place after everything else: identical unread when none of its frames
+  // can hold a contested value, else kept now and compared a pair at a time.
+  if (tail_run && tail_run->compared() > 0) {
+    if (tail.uncontested_all(tail_run->holders(), builder.comparer())) {
+      builder.count(EntryKind::identical, tail_run->compared());
+    } else {
+      const std::size_t i0 = pe.size(), j0 = pa.size();
+      if (auto kept = tail_run->keep(); !kept) return kept.error();
+      if (pe.size() - i0 != pa.size() - j0)
+        return Error::unreadable(result.expected_file, "the tail both transcripts share changed while it was diffed");
+      for (std::size_t k = 0; i0 + k < pe.size(); ++k)
+        if (auto done = pair(i0 + k, j0 + k, false); !done) return done.error();
+    }
   }
   result.masks = builder.comparer().accounting();
   result.client_info = client_info_changes(builder.comparer());

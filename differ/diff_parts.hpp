@@ -10,7 +10,15 @@
 // without keys when the other side has the same line at the same place (a twin: the two have
 // the same keys), and the alignment settles them (reads the line again and keys it) only when it
 // compares the frame with a frame other than its twin, or leaves it unmatched. Two deferred twins
-// compared with each other are the same frame without their keys. Private to the differ.
+// compared with each other are the same frame without their keys.
+//
+// A twin that may name an id (a request, a response) may be kept *pending* instead: deferred too,
+// but its keys need each side's SignatureTracker in wire order (a response is named after its
+// request), so it is keyed only in order, through the run's PendingKeys, never by settle. Every
+// pending twin is keyed before any later frame is; pending twins left at the end of both
+// transcripts (the tail after the last difference), when both trackers would name what follows
+// alike, get the same keys on both sides and are only keyed if the comparison needs them.
+// Private to the differ.
 #pragma once
 
 #include "msptk/differ/chunked_vector.hpp"
@@ -103,6 +111,10 @@ struct Prepared {
   // Per frame: a twin whose frame names no place the mask masks (nothing to pair or count when
   // paired with its twin): identical to it without being read again.
   std::vector<bool> quiet;
+  // Per frame: a deferred twin kept pending (see above): keyed in order by PendingKeys only.
+  // Until then its `quiet` says instead that it is no initialize request (a client frame whose
+  // line does not spell "initialize"), so that it holds no clientInfo.
+  std::vector<bool> pending;
   std::uint64_t salt = 0;                  // of this side's weak keys
 
   std::size_t size() const { return refs.size(); }
@@ -184,7 +196,22 @@ class Preparer {
   // in Prepared. The caller checked FrameRef::refuses.
   void keep_deferred(Direction dir, const Place& at, bool twin, bool quiet);
 
+  // Keeps a twin that may name an id, read in wire order, without its keys (pending, see above):
+  // its slot, or nullopt when it is not on the compared side (it is still observed by
+  // observe_pending, for the tracker). `may_initialize`: its line may be an initialize request.
+  // The caller checked FrameRef::refuses.
+  std::optional<std::size_t> keep_pending(Direction dir, const Place& at, bool twin, bool may_initialize);
+  // Keys pending frame `frame` (line `line`, in `slot` when on the compared side) and its twin,
+  // each side's tracker observing it now: the caller keys pending twins in wire order, before
+  // any frame read after them.
+  void observe_pending(const Frame& frame, std::size_t line, std::optional<std::size_t> slot, Preparer& twin,
+                       std::size_t twin_line, std::optional<std::size_t> twin_slot);
+  // Whether the same frames observed from here on get the same keys on both sides (both trackers
+  // name responses alike).
+  bool keys_like(const Preparer& other) const { return tracker_.names_like(other.tracker_); }
+
   // Gives deferred frame k its keys, reading it through `store` (nothing when they are known).
+  // Not for a pending frame (PendingKeys keys those).
   Result<void> settle(std::size_t k, FrameStore& store);
   // The frames whose keys are still deferred.
   std::size_t deferred() const { return deferred_; }
@@ -205,6 +232,10 @@ class Preparer {
   template <class Content>
   void keep(Direction dir, const Place& at, const Envelope& envelope, const Content& content_of, bool twin,
             std::optional<std::size_t> slot = std::nullopt);
+  // Fills pending `slot` (nothing kept when nullopt: off-side) with keys its tracker gives now.
+  template <class Content>
+  void fill(Direction dir, std::size_t line, const Envelope& envelope, const Content& content_of,
+            std::optional<std::size_t> slot);
   std::pair<std::uint32_t, std::uint64_t> intern(const Signature& sig);
 
   const Masker& masker_;
@@ -252,7 +283,7 @@ class Builder {
             const std::function<Result<std::pair<std::string, std::string>>()>& sigs, Result<void>& failed);
   void missing(std::size_t line, const std::string& sig);
   void extra(std::size_t line, const std::string& sig);
-  void count(EntryKind kind);
+  void count(EntryKind kind, std::size_t frames = 1);
 
  private:
   void emit(DiffEntry&& entry);
@@ -274,20 +305,60 @@ DiffResult new_result(std::string expected_file, std::string actual_file, const 
 // A result for two transcripts with the same frames byte for byte (no frame parsed, masks count nothing).
 DiffResult byte_identical_result(std::string expected_file, std::string actual_file, const DiffOptions& options);
 
+// Keys the pending twins (see above) in wire order, up to a given one, for the alignment and the
+// comparison (a pending twin's keys or role are needed: it is compared with a frame other than
+// its twin, left unmatched, or its masked values may matter).
+class PendingKeys {
+ public:
+  virtual ~PendingKeys() = default;
+  // Keys every pending twin up to and including EXPECTED's frame i (key_e) or ACTUAL's frame j
+  // (key_a); nothing when it is keyed already.
+  virtual Result<void> key_e(std::size_t i) = 0;
+  virtual Result<void> key_a(std::size_t j) = 0;
+};
+
+// The last lines of both transcripts when they are twins read in step and kept as a run, not a
+// frame at a time (file_diff.cpp): after the other frames, each pairs with its twin. Such a run
+// starts where both trackers name what follows alike, so its frames have the same keys on both
+// sides and the alignment of the frames before it is that of the whole transcripts (the run is
+// matched as their common suffix).
+class TailRun {
+ public:
+  virtual ~TailRun() = default;
+  // The run's frames on the compared side.
+  virtual std::size_t compared() const = 0;
+  // What the run has: server frames, client frames, and client frames whose line may be an
+  // initialize request (spells "initialize", as it is or with \u escapes): which contested values
+  // it may hold (a clientInfo only in an initialize request, a commandId only in a client frame).
+  struct Holders {
+    bool server = false, client = false, initialize = false;
+  };
+  virtual Holders holders() const = 0;
+  // Keeps the run's frames in both preparers after the others, as reading them a frame at a
+  // time would have (when the comparison must look into them).
+  virtual Result<void> keep() = 0;
+};
+
 // Aligns the prepared keys (settling deferred ones as the alignment needs them, or all of them
 // first with `settle_first`: few of them, or differences scattered everywhere), then compares
 // the aligned pairs in transcript order, reaching each paired frame again through its store
 // (MATCHING.md §5; see diff.hpp).
 Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, Preparer& va, FrameStore& se,
-                           FrameStore& sa, bool settle_first = false);
+                           FrameStore& sa, bool settle_first = false, PendingKeys* pending = nullptr,
+                           TailRun* tail_run = nullptr);
 
 // What the preparers of this thread did, for the tests that hold the file path to its promise
-// (twins after a difference are not keyed): frames keyed in wire order, frames kept deferred,
-// deferred frames settled.
+// (twins after a difference are not keyed): frames keyed in wire order (pending ones included),
+// frames kept deferred, deferred frames settled, twins kept pending.
 struct KeyWork {
   std::size_t keyed = 0, deferred = 0, settled = 0;
+  std::size_t pending = 0;  // twins kept pending (once for both sides); keyed later counts in `keyed`
+  std::size_t run = 0;      // twins read as a tail run and never kept a frame at a time (once for both)
 };
 KeyWork& key_work();
+// After how many twins in a row the file differ reads on as a run (file_diff.cpp); the tests set
+// it low to hold every path to the same report.
+std::size_t& twin_run_threshold();
 
 inline constexpr std::uint64_t kExpectedSalt = 0x65787065637465ULL, kActualSalt = 0x61637475616cULL;
 

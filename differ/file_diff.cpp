@@ -28,12 +28,14 @@
 #include "diff_parts.hpp"
 
 #include "msptk/transcript/body_scan.hpp"
+#include "msptk/transcript/line_encoder.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <bitset>
 #include <unordered_map>
 
@@ -142,6 +144,88 @@ class FileStore final : public FrameStore {
   Frame aside_frame_;
 };
 
+// The twins kept pending (diff_parts.hpp), in wire order, each keyed in that order: all of them
+// before any frame read after them is keyed, and up to a given one when the alignment or the
+// comparison needs it. Only the twins of the tail after the last difference are usually left:
+// their lines are read again (a pread each) only if needed. 32 bytes a twin.
+class PendingTwins final : public PendingKeys {
+ public:
+  PendingTwins(std::filesystem::path expected, Preparer& e, Preparer& a)
+      : expected_(std::move(expected)), e_(e), a_(a) {}
+
+  // A twin at `at` of EXPECTED (its slot there, if any) and on line `a_line` of ACTUAL (its slot).
+  void add(const Place& at, std::optional<std::size_t> e_slot, std::size_t a_line, std::optional<std::size_t> a_slot) {
+    entries_.push_back(Entry{FrameRef(at.index, at.line, at.offset, at.size, FrameRole{}),
+                             static_cast<std::uint32_t>(a_line), slot(e_slot), slot(a_slot)});
+  }
+  bool empty() const { return next_ == entries_.size(); }
+
+  Result<void> key_all() {
+    while (!empty())
+      if (auto keyed = key_next(); !keyed) return keyed;
+    return {};
+  }
+  Result<void> key_e(std::size_t i) override { return key_through(e_, i, &Entry::e_slot); }
+  Result<void> key_a(std::size_t j) override { return key_through(a_, j, &Entry::a_slot); }
+
+  // A source over EXPECTED for reading lines again (opened once; read_at does not move it).
+  Result<LineSource*> source() {
+    if (!source_) {
+      auto opened = LineSource::open(expected_);
+      if (!opened) return opened.error();
+      source_.emplace(std::move(*opened));
+    }
+    return &*source_;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  struct Entry {
+    FrameRef e;  // where EXPECTED has it
+    std::uint32_t a_line, e_slot, a_slot;
+  };
+  static std::uint32_t slot(std::optional<std::size_t> k) { return k ? static_cast<std::uint32_t>(*k) : kNone; }
+  static std::optional<std::size_t> slot(std::uint32_t k) {
+    return k == kNone ? std::nullopt : std::optional<std::size_t>(k);
+  }
+
+  Result<void> key_through(const Preparer& side, std::size_t k, std::uint32_t Entry::*which) {
+    if (!side.prepared().pending[k]) return {};
+    while (!empty()) {
+      const bool last = entries_[next_].*which == k;
+      if (auto keyed = key_next(); !keyed) return keyed;
+      if (last) break;
+    }
+    return {};
+  }
+
+  Result<void> key_next() {
+    const Entry entry = entries_[next_];
+    if (auto opened = source(); !opened) return opened.error();
+    if (auto read = source_->read_at(entry.e.offset(), entry.e.size(), line_); !read) return read.error();
+    std::string_view text = line_;
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    Result<Frame> frame = parse_transcript_line(text, source_->file(), entry.e.line());
+    if (!frame)
+      return Error::unreadable(source_->file(),
+                               fmt::format("line {} changed while it was being diffed", entry.e.line()));
+    e_.observe_pending(*frame, entry.e.line(), slot(entry.e_slot), a_, entry.a_line, slot(entry.a_slot));
+    if (++next_ == entries_.size()) {  // all keyed: the memory is given back
+      entries_.clear();
+      next_ = 0;
+    }
+    return {};
+  }
+
+  std::filesystem::path expected_;
+  Preparer& e_;
+  Preparer& a_;
+  std::vector<Entry> entries_;
+  std::size_t next_ = 0;
+  std::optional<LineSource> source_;
+  std::string line_;
+};
+
 // The member names of which a frame of direction `dir` with no member "id" at any depth (so no
 // request and no response) must hold at least one for Masker::rule_for to give anything but
 // `exact` (or `ignore`) at a place of it: "commandId" in client frames (params.commandId; the
@@ -197,14 +281,16 @@ class TwinProof {
   // For the frame `reader` has just read (undecoded when canonical): nullopt when it may name an
   // id (keyed now), else whether it is quiet (Prepared::quiet).
   std::optional<bool> deferrable(TranscriptReader& reader, Frame& frame) const {
+    if (reader.facts().canonical) return deferrable_line(frame.dir, reader.line_text());
     const Needles& n = needles_[static_cast<int>(frame.dir)];
-    if (reader.facts().canonical) {
-      const std::string_view line = reader.line_text();
-      if (!canonical_line_may_name_id(line)) return n.provable && !holds_any(line, n.in_line);
-      return deferrable(line, "\\\"id", "\\\\u", n.in_line, n);
-    }
     reader.decode(frame);
     return deferrable(frame.json_text(), "\"id", "\\u", n.in_json, n);
+  }
+  // The same for a line in the canonical form, of direction `dir`.
+  std::optional<bool> deferrable_line(Direction dir, std::string_view line) const {
+    const Needles& n = needles_[static_cast<int>(dir)];
+    if (!canonical_line_may_name_id(line)) return n.provable && !holds_any(line, n.in_line);
+    return deferrable(line, "\\\"id", "\\\\u", n.in_line, n);
   }
 
  private:
@@ -251,6 +337,31 @@ class TwinProof {
 
   Needles needles_[2];
 };
+
+// The tail run (diff_parts.hpp) of a file diff: its compared frames, and how to keep them.
+class KeptAsRun final : public TailRun {
+ public:
+  KeptAsRun(std::size_t compared, Holders holders, std::function<Result<void>()> keep)
+      : compared_(compared), holders_(holders), keep_(std::move(keep)) {}
+  std::size_t compared() const override { return compared_; }
+  Holders holders() const override { return holders_; }
+  Result<void> keep() override { return keep_(); }
+
+ private:
+  std::size_t compared_;
+  Holders holders_;
+  std::function<Result<void>()> keep_;
+};
+
+// Whether `text` holds `needle` (memmem: a few bytes a cycle where string_view::find goes a byte
+// at a time between first-byte matches).
+bool holds(std::string_view text, std::string_view needle) {
+  return memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
+}
+
+// Whether a client line may be an initialize request: it spells "initialize" as it is or with
+// \u escapes.
+bool may_initialize(std::string_view line) { return holds(line, "initialize") || holds(line, "\\u"); }
 
 // The whole-file fast path: two files with the same lines byte for byte, every one of them in
 // the canonical form (so each is a valid line whose frame is its bytes), hold the same frames:
@@ -380,7 +491,25 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   // The expected side's line is read undecoded (decoded later if need be) while its lines were
   // twins lately: a line that is no twin is decoded at once, in one scan.
   bool lazy = true;
-  auto step = [&proof, &defer, &lazy](Reading& side, Reading* other) {
+  PendingTwins pending(expected, e.preparer, a.preparer);
+  // Keeps a twin of EXPECTED's line `line` (at `at_e`) and ACTUAL's (at `at_a`) without its keys:
+  // deferred when it cannot name an id (`quiet` as TwinProof says), else pending.
+  auto keep_twin = [&e, &a, &pending](Direction dir, std::string_view line, std::optional<bool> quiet,
+                                      const Place& at_e, const Place& at_a) {
+    if (quiet) {
+      e.preparer.keep_deferred(dir, at_e, true, *quiet);
+      a.preparer.keep_deferred(dir, at_a, false, *quiet);
+      return;
+    }
+    // A line that spells "initialize" neither as it is nor with \u escapes is no initialize
+    // request (TailTwins looks for the contested clientInfo only in those).
+    const bool initialize = dir == Direction::client && may_initialize(line);
+    const auto e_slot = e.preparer.keep_pending(dir, at_e, true, initialize);
+    const auto a_slot = a.preparer.keep_pending(dir, at_a, false, initialize);
+    pending.add(at_e, e_slot, at_a.line, a_slot);
+    ++key_work().pending;
+  };
+  auto step = [&proof, &defer, &lazy, &pending, &keep_twin](Reading& side, Reading* other) {
     auto item = other && lazy && defer ? side.reader->next_undecoded() : side.reader->next();
     if (!item) {
       side.done = true;
@@ -396,14 +525,20 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     if (other && !other->done && other->reader->next_is(side.reader->line_text(), side.reader->facts()))
       twin = Preparer::Twin{&other->preparer, other->place(), &other->reader->file(), {}};
     if (twin && defer && !frame.exact_bytes && !side.refuses() && !other->refuses()) {
-      if (const std::optional<bool> quiet = proof.deferrable(*side.reader, frame)) {
-        side.preparer.keep_deferred(frame.dir, side.place(), true, *quiet);
-        other->preparer.keep_deferred(frame.dir, other->place(), false, *quiet);
-        ++side.index;
-        ++other->index;
-        side.reader->recycle(std::move(frame));
-        return true;
-      }
+      // (A twin is only found reading EXPECTED, `side`, with ACTUAL as `other`.) One that may
+      // name an id is pending: keyed in wire order if anything comes after it.
+      keep_twin(frame.dir, side.reader->line_text(), proof.deferrable(*side.reader, frame), side.place(),
+                other->place());
+      ++side.index;
+      ++other->index;
+      side.reader->recycle(std::move(frame));
+      return true;
+    }
+    // This frame is keyed now, in wire order: every pending twin before it first.
+    if (auto keyed = pending.key_all(); !keyed) {
+      side.error = keyed.error();
+      side.done = true;
+      return false;
     }
     side.reader->decode(frame);
     if (auto kept = side.preparer.observe(frame, side.place(), side.reader->file(), twin ? &*twin : nullptr); !kept) {
@@ -420,9 +555,111 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     }
     return true;
   };
+  // Reading on as a run (see the top of this file): after `threshold` twins in a row, while
+  // deferring and with nothing declared (TailTwins reads every frame then).
+  std::size_t threshold = std::max<std::size_t>(twin_run_threshold(), 1), streak = 0;
+  const bool runs = masker.spec().declared.empty();
+  struct Run {
+    Place e, a;  // its first line on each side (its size unused)
+    std::size_t lines = 0, compared = 0;
+    TailRun::Holders holders;  // of the compared frames
+  };
+  std::optional<Run> tail;
+  // Keeps the first `count` lines of `run` in both preparers as step would have, reading them
+  // again from EXPECTED (each is in the canonical form; ACTUAL has the same bytes after its
+  // own start).
+  auto keep_run = [&](const Run& run, std::size_t count) -> Result<void> {
+    auto source = pending.source();
+    if (!source) return source.error();
+    if (auto sought = (*source)->seek(run.e.offset); !sought) return sought.error();
+    for (std::size_t k = 0; k < count; ++k) {
+      auto line = (*source)->next();
+      if (!line || !*line || (*line)->oversized ||
+          !((*line)->text.starts_with(kCanonicalClientHead) || (*line)->text.starts_with(kCanonicalServerHead)))
+        return Error::unreadable(expected.string(),
+                                 fmt::format("line {} changed while it was being diffed", run.e.line + k));
+      const std::string_view text = (*line)->text;
+      const Direction dir = text.starts_with(kCanonicalClientHead) ? Direction::client : Direction::server;
+      const Place at_e{run.e.index + k, run.e.line + k, (*line)->offset, text.size()};
+      const Place at_a{run.a.index + k, run.a.line + k, run.a.offset + ((*line)->offset - run.e.offset), text.size()};
+      keep_twin(dir, text, proof.deferrable_line(dir, text), at_e, at_a);
+    }
+    return {};
+  };
+  // Reads on in step while both sides have the same line in the canonical form, keeping nothing.
+  // Both ended so: the run is the tail. Else (another line, one that is not canonical, an error)
+  // the run's lines are kept as step would have, and both readers go back to the line that
+  // ended it. Returns false on an error (in e.error).
+  auto read_run = [&]() -> bool {
+    Run run;
+    run.e = Place{e.index, e.reader->line() + 1, e.reader->offset() + e.reader->size() + 1, 0};
+    run.a = Place{a.index, a.reader->line() + 1, a.reader->offset() + a.reader->size() + 1, 0};
+    std::uint64_t e_next = run.e.offset, a_next = run.a.offset;
+    bool ended = false;
+    while (true) {
+      auto item = e.reader->next_undecoded();
+      if (!item) {
+        ended = !a.reader->next();
+        break;
+      }
+      if (!*item || !e.reader->facts().canonical) break;
+      if (!a.reader->next_is(e.reader->line_text(), e.reader->facts())) break;
+      const std::size_t k = run.lines;
+      if (e.reader->line() != run.e.line + k || a.reader->line() != run.a.line + k ||
+          e.reader->offset() != e_next || a.reader->offset() != a_next ||
+          FrameRef::refuses(run.e.index + k, e.reader->line(), e.reader->offset(), e.reader->size()) ||
+          FrameRef::refuses(run.a.index + k, a.reader->line(), a.reader->offset(), a.reader->size()))
+        break;
+      if (on_side((*item)->dir, options.side)) {
+        ++run.compared;
+        if ((*item)->dir == Direction::server) {
+          run.holders.server = true;
+        } else {
+          run.holders.client = true;
+          if (!run.holders.initialize) run.holders.initialize = may_initialize(e.reader->line_text());
+        }
+      }
+      ++run.lines;
+      e_next += e.reader->size() + 1;
+      a_next += a.reader->size() + 1;
+      e.reader->recycle(std::move(**item));
+    }
+    // Both ended in the run, and the trackers name what follows alike: it stays a run.
+    if (ended && e.preparer.keys_like(a.preparer)) {
+      key_work().run += run.lines;
+      tail = run;
+      e.done = a.done = true;
+      return true;
+    }
+    if (auto kept = keep_run(run, run.lines); !kept) {
+      e.error = kept.error();
+      e.done = true;
+      return false;
+    }
+    e.index += run.lines;
+    a.index += run.lines;
+    if (auto back = e.reader->seek(e_next, run.e.line + run.lines); !back) {
+      e.error = back.error();
+      e.done = true;
+      return false;
+    }
+    if (auto back = a.reader->seek(a_next, run.a.line + run.lines); !back) {
+      e.error = back.error();
+      e.done = true;
+      return false;
+    }
+    threshold = std::max(threshold * 2, run.lines);  // a run cut short cost a second read of its lines
+    return true;
+  };
   while (!e.done) {
     lazy = step(e, &a);
+    if (lazy && ++streak >= threshold && defer && runs && !e.done && !a.done) {
+      streak = 0;
+      read_run();
+      continue;
+    }
     if (lazy || a.done) continue;
+    streak = 0;
     step(a, nullptr);
     const std::size_t n = e.preparer.size();
     if (defer && (n != a.preparer.size() || (n > 0 && e.preparer.last_strong() != a.preparer.last_strong())))
@@ -431,6 +668,10 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   if (e.error) return *e.error;
   while (!a.done) step(a, nullptr);
   if (a.error) return *a.error;
+  // The twins still pending are the last frames of both sides. Unless both trackers would name
+  // them alike (then they have the same keys on both sides), they are keyed now.
+  if (!e.preparer.keys_like(a.preparer))
+    if (auto keyed = pending.key_all(); !keyed) return keyed.error();
   // The paired lines are read again through the same sources, started over (their buffers, grown
   // to the longest line, are kept).
   auto ee = std::move(*e.reader).rewound_source();
@@ -442,8 +683,18 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   FileStore se(std::move(*ee)), sa(std::move(*aa));
   // A few deferred frames are settled at once (a pread each), and all of them when differences
   // are scattered (the alignment would compare most): then the alignment compares keys alone.
-  const bool settle_first = !defer || e.preparer.deferred() + a.preparer.deferred() <= 256;
-  if (auto done = diff_prepared(result, builder, e.preparer, a.preparer, se, sa, settle_first); !done)
+  // (Not with a tail run: the frames before it are the few a difference left around, and their
+  // twins pair in place.)
+  const bool settle_first = !tail && (!defer || e.preparer.deferred() + a.preparer.deferred() <= 256);
+  std::optional<KeptAsRun> tail_run;
+  if (tail)
+    tail_run.emplace(tail->compared, tail->holders, [&, run = *tail]() -> Result<void> {
+      key_work().run -= run.lines;
+      return keep_run(run, run.lines);
+    });
+  if (auto done = diff_prepared(result, builder, e.preparer, a.preparer, se, sa, settle_first, &pending,
+                                tail_run ? &*tail_run : nullptr);
+      !done)
     return done.error();
   ExpectedFrames walk = [&](const std::function<bool(const Frame&)>& observe) -> Result<void> {
     auto reader = TranscriptReader::open(expected);

@@ -5,8 +5,11 @@
 // lines into memory files (memfd: opened by path like any file, never on a disk).
 // Invariant: for A and A' (a space in front of every JSON frame), and for A and B both ways,
 // diff_transcripts of the files reports, rendered as text and as JSON, exactly what diff_frames
-// reports of the frames the files read back as.
+// reports of the frames the files read back as, whether it reads twins on as a tail run after
+// one twin in a row or after its default number.
 #include "differ_input.hpp"
+
+#include "../differ/diff_parts.hpp"  // twin_run_threshold
 
 #include "msptk/differ/render.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -47,12 +50,17 @@ void check_files_agree(const std::vector<Frame>& a, const std::vector<Frame>& b,
   auto ra = read_transcript(fa);
   auto rb = read_transcript(fb);
   MSPTK_FUZZ_CHECK(ra && rb, "a written transcript does not read back");
-  auto through_files = diff_transcripts(fa, fb, options);
-  MSPTK_FUZZ_CHECK(through_files.has_value(), "diff_transcripts failed: {}",
-                   through_files ? "" : through_files.error().render());
   const DiffResult in_memory = diff_frames(*ra, *rb, options, fa.string(), fb.string());
-  MSPTK_FUZZ_CHECK(rendered(*through_files) == rendered(in_memory), "through files:\n{}\nin memory:\n{}",
-                   rendered(*through_files), rendered(in_memory));
+  static const std::size_t threshold = diff_parts::twin_run_threshold();
+  for (std::size_t after : {std::size_t{1}, threshold}) {
+    diff_parts::twin_run_threshold() = after;
+    auto through_files = diff_transcripts(fa, fb, options);
+    diff_parts::twin_run_threshold() = threshold;
+    MSPTK_FUZZ_CHECK(through_files.has_value(), "diff_transcripts failed: {}",
+                     through_files ? "" : through_files.error().render());
+    MSPTK_FUZZ_CHECK(rendered(*through_files) == rendered(in_memory), "run after {}; through files:\n{}\nin memory:\n{}",
+                     after, rendered(*through_files), rendered(in_memory));
+  }
 }
 
 }  // namespace

@@ -44,4 +44,9 @@ std::vector<Correlator::Request> Correlator::in_flight() const {
   return out;
 }
 
+bool Correlator::answers_like(const Correlator& other) const {
+  return std::equal(in_flight_.begin(), in_flight_.end(), other.in_flight_.begin(), other.in_flight_.end(),
+                    [](const auto& x, const auto& y) { return x.first == y.first && x.second.method == y.second.method; });
+}
+
 }  // namespace msptk

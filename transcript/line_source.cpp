@@ -97,10 +97,27 @@ void advise_huge_pages(char* p, std::size_t n) {
 
 }  // namespace
 
+void LineSource::Buffer::reserve(std::size_t n) {
+  if (n <= capacity_) return;
+  auto bigger = std::make_unique_for_overwrite<char[]>(n);
+  if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = n;
+}
+
+void LineSource::Buffer::assign(const char* p, std::size_t n) {
+  if (n > capacity_) {
+    data_ = std::make_unique_for_overwrite<char[]>(n);
+    capacity_ = n;
+  }
+  if (n > 0) std::memmove(data_.get(), p, n);
+  size_ = n;
+}
+
 void LineSource::grow(std::size_t bytes) {
   // As std::string would grow (at least twice the capacity), but the new memory is advised for
   // huge pages before anything is written into it (a line of a few MiB grows the buffer to 8).
-  std::string bigger;
+  Buffer bigger;
   bigger.reserve(std::max(bytes, 2 * buffer_.capacity()));
   if (bigger.capacity() >= 4 * kChunk) advise_huge_pages(bigger.data(), bigger.capacity());
   bigger.assign(buffer_.data(), end_);
@@ -111,7 +128,7 @@ void LineSource::release_excess() {
   // A buffer of up to 16 MiB is kept for the next long line (lines of a few MiB recur in a
   // session); a larger one goes back.
   if (buffer_.capacity() <= 16 * kChunk || end_ - begin_ > kChunk) return;
-  std::string kept;
+  Buffer kept;
   kept.reserve(kChunk + (end_ - begin_));
   kept.assign(buffer_.data() + begin_, end_ - begin_);
   buffer_.swap(kept);
@@ -186,7 +203,7 @@ std::optional<Result<LineSource::Line>> LineSource::skip_oversized() {
   const std::uint64_t start = consumed_;
   std::uint64_t length = end_ - begin_;  // no LF among these bytes
   // Give the memory back and read on in chunk-sized pieces until the LF.
-  std::string().swap(buffer_);
+  Buffer().swap(buffer_);
   begin_ = end_ = 0;
   std::string chunk(kChunk, '\0');
   while (true) {

@@ -43,6 +43,10 @@ class Correlator {
   // Requests never answered, in the order they were sent.
   std::vector<Request> in_flight() const;
 
+  // Whether the same frames fed from here on get the same outcomes from both (their requests in
+  // flight have the same ids and methods; the lines they were sent on may differ).
+  bool answers_like(const Correlator& other) const;
+
  private:
   struct Key {
     Direction dir;

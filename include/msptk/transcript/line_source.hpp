@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,10 +79,43 @@ class LineSource {
   // Discards the oversized line that starts at begin_ up to its LF (or end of file).
   std::optional<Result<Line>> skip_oversized();
 
+  // The read buffer: like a std::string whose new bytes are not zeroed when it grows (a session
+  // with multi-MiB lines zeroed each source's buffer, a memset of its whole size, before reading
+  // over it). size() is what a read may fill.
+  class Buffer {
+   public:
+    Buffer() = default;
+    Buffer(Buffer&& other) noexcept { swap(other); }
+    Buffer& operator=(Buffer&& other) noexcept {
+      Buffer(std::move(other)).swap(*this);
+      return *this;
+    }
+    char* data() { return data_.get(); }
+    const char* data() const { return data_.get(); }
+    std::size_t size() const { return size_; }
+    std::size_t capacity() const { return capacity_; }
+    // Room for `n` bytes, the first size() kept.
+    void reserve(std::size_t n);
+    void resize(std::size_t n) {
+      reserve(n);
+      size_ = n;
+    }
+    void assign(const char* p, std::size_t n);
+    void swap(Buffer& other) noexcept {
+      data_.swap(other.data_);
+      std::swap(size_, other.size_);
+      std::swap(capacity_, other.capacity_);
+    }
+
+   private:
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0, capacity_ = 0;
+  };
+
   std::string file_;
   int fd_ = -1;
   std::size_t max_line_bytes_ = 0;
-  std::string buffer_;         // bytes read and not yet handed out start at begin_
+  Buffer buffer_;              // bytes read and not yet handed out start at begin_
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t consumed_ = 0;  // file offset of buffer_[begin_]
   bool eof_ = false, failed_ = false;
