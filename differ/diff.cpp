@@ -155,10 +155,8 @@ void Preparer::keep_deferred(Direction dir, const Place& at, bool twin, bool qui
   p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
   p_.signature.push_back(name);
   p_.strong.push_back(kDeferredKey);
-  p_.twin.push_back(twin);
-  p_.deferred.push_back(true);
-  p_.quiet.push_back(quiet);
-  p_.pending.push_back(false);
+  p_.flags.push_back(static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) | Prepared::kDeferred |
+                                               (quiet ? Prepared::kQuiet : 0)));
 }
 
 std::optional<std::size_t> Preparer::keep_pending(Direction dir, const Place& at, bool twin, bool may_initialize) {
@@ -169,10 +167,9 @@ std::optional<std::size_t> Preparer::keep_pending(Direction dir, const Place& at
   p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
   p_.signature.push_back(name);
   p_.strong.push_back(kDeferredKey);
-  p_.twin.push_back(twin);
-  p_.deferred.push_back(true);
-  p_.quiet.push_back(dir == Direction::client && !may_initialize);
-  p_.pending.push_back(true);
+  p_.flags.push_back(static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) | Prepared::kDeferred |
+                                               (dir == Direction::client && !may_initialize ? Prepared::kQuiet : 0) |
+                                               Prepared::kPending));
   return p_.size() - 1;
 }
 
@@ -190,9 +187,7 @@ void Preparer::fill(Direction dir, std::size_t line, const Envelope& envelope, c
   p_.refs[*slot] = FrameRef(was.index(), was.line(), was.offset(), was.size(), role);
   p_.signature[*slot] = name;
   p_.strong[*slot] = combine(medium, content_of(role));
-  p_.deferred[*slot] = false;
-  p_.pending[*slot] = false;
-  p_.quiet[*slot] = false;
+  p_.flags[*slot] &= Prepared::kTwin;  // keyed: no longer deferred, pending or quiet
   --deferred_;
 }
 
@@ -207,7 +202,7 @@ void Preparer::observe_pending(const Frame& frame, std::size_t line, std::option
 
 
 Result<void> Preparer::settle(std::size_t k, FrameStore& store) {
-  if (!p_.deferred[k]) return {};
+  if (!p_.deferred(k)) return {};
   ++key_work().settled;
   --deferred_;
   const FrameRef ref = p_.refs[k];
@@ -215,7 +210,7 @@ Result<void> Preparer::settle(std::size_t k, FrameStore& store) {
   if (!frame) return frame.error();
   const Place at{ref.index(), ref.line(), ref.offset(), ref.size()};
   key(**frame, cache_ != nullptr, [&](const Envelope& envelope, const auto& content) {
-    keep((*frame)->dir, at, envelope, content, p_.twin[k], k);
+    keep((*frame)->dir, at, envelope, content, p_.twin(k), k);
   });
   return {};
 }
@@ -243,16 +238,13 @@ void Preparer::keep(Direction dir, const Place& at, const Envelope& envelope, co
     p_.refs[*slot] = ref;
     p_.signature[*slot] = name;
     p_.strong[*slot] = combine(medium, content);
-    p_.deferred[*slot] = false;
+    p_.flags[*slot] &= static_cast<std::uint8_t>(~Prepared::kDeferred);
     return;
   }
   p_.refs.push_back(ref);
   p_.signature.push_back(name);
   p_.strong.push_back(combine(medium, content));
-  p_.twin.push_back(twin);
-  p_.deferred.push_back(false);
-  p_.quiet.push_back(false);
-  p_.pending.push_back(false);
+  p_.flags.push_back(twin ? Prepared::kTwin : 0);
 }
 
 std::pair<std::uint32_t, std::uint64_t> Preparer::intern(const Signature& sig) {
@@ -442,22 +434,24 @@ class Sides {
 
   // Frame i of EXPECTED and frame j of ACTUAL are deferred twins of each other.
   bool twins(std::size_t i, std::size_t j) const {
-    return e.deferred[i] && a.deferred[j] && e.refs[i].index() == a.refs[j].index();
+    return e.deferred(i) && a.deferred(j) && e.refs[i].index() == a.refs[j].index();
   }
+  // Whether some frame is still pending (keyed in order by PendingKeys).
+  bool pending() const { return pending_ && !pending_->empty(); }
   void settle_e(std::size_t i) {
-    if (e.pending[i]) return key_pending(i, true);
+    if (pending() && e.pending(i)) return key_pending(i, true);
     settle(ve_, se_, i);
   }
   void settle_a(std::size_t j) {
-    if (a.pending[j]) return key_pending(j, false);
+    if (pending() && a.pending(j)) return key_pending(j, false);
     settle(va_, sa_, j);
   }
   // Settles the deferred frames that are not pending (those are keyed in order, when needed).
   void settle_unpending() {
     for (std::size_t i = 0; i < e.size() && ve_.deferred(); ++i)
-      if (!e.pending[i]) settle(ve_, se_, i);
+      if (!e.pending(i)) settle(ve_, se_, i);
     for (std::size_t j = 0; j < a.size() && va_.deferred(); ++j)
-      if (!a.pending[j]) settle(va_, sa_, j);
+      if (!a.pending(j)) settle(va_, sa_, j);
   }
 
   bool same_strong(std::size_t i, std::size_t j) {
@@ -482,7 +476,7 @@ class Sides {
 
  private:
   void settle(Preparer& preparer, FrameStore& store, std::size_t k) {
-    if (error_ || !preparer.prepared().deferred[k]) return;
+    if (error_ || !preparer.prepared().deferred(k)) return;
     if (auto settled = preparer.settle(k, store); !settled) error_ = settled.error();
   }
   void key_pending(std::size_t k, bool expected) {
@@ -530,10 +524,10 @@ void align(Sides& sides, int level, std::size_t alo, std::size_t ahi, std::size_
                        ahi - alo, bhi - blo, mark);
   } else {
     // A pending frame may be a response, whose weak key is its kind's: keyed first.
-    for (std::size_t i = alo; i < ahi; ++i)
-      if (a.pending[i]) sides.settle_e(i);
-    for (std::size_t j = blo; j < bhi; ++j)
-      if (b.pending[j]) sides.settle_a(j);
+    for (std::size_t i = alo; i < ahi && sides.pending(); ++i)
+      if (a.pending(i)) sides.settle_e(i);
+    for (std::size_t j = blo; j < bhi && sides.pending(); ++j)
+      if (b.pending(j)) sides.settle_a(j);
     for_each_common([&](std::size_t i) { return a.weak(alo + i); }, ahi - alo,
                     [&](std::size_t j) { return b.weak(blo + j); }, bhi - blo, mark);
   }
@@ -577,7 +571,7 @@ class TailTwins {
       for (; i < ma; ++i)
         if (moved_to[i] != not_moved) any = true, last = i;
       if (ma == pe.size() || mb == pa.size()) break;
-      if (!(pe.twin[ma] && pe.refs[ma].index() == pa.refs[mb].index())) any = true, last = ma;
+      if (!(pe.twin(ma) && pe.refs[ma].index() == pa.refs[mb].index())) any = true, last = ma;
       i = ma + 1;
       j = mb + 1;
     }
@@ -597,7 +591,7 @@ class TailTwins {
   static Holder holder(const Prepared& pe, std::size_t i) {
     const FrameRef& ref = pe.refs[i];
     if (ref.dir() == Direction::server) return Holder::server;
-    const bool initialize = pe.pending[i] ? !pe.quiet[i] : ref.role().initialize;
+    const bool initialize = pe.pending(i) ? !pe.quiet(i) : ref.role().initialize;
     return initialize ? Holder::initialize : Holder::client;
   }
 
@@ -745,17 +739,17 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
 
   // Compare in transcript order.
   auto pair = [&](std::size_t i, std::size_t j, bool moved) -> Result<void> {
-    if (!moved && pe.twin[i] && pe.refs[i].index() == pa.refs[j].index()) {
+    if (!moved && pe.twin(i) && pe.refs[i].index() == pa.refs[j].index()) {
       // Twins: the same line on both sides. Nothing to compare in the tail when no value is
       // contested (see TailTwins), in a frame that names no masked place (quiet), or in a role
       // the mask masks nothing of (FrameComparer::compare with a known role says the same; see
       // comparer.hpp); else its masked values are paired with themselves, reading only the
       // expected side (a pending twin keyed first, for its role).
-      if (tail.uncontested(i, TailTwins::holder(pe, i), builder.comparer())) {
+      if (tail.from(i) && tail.uncontested(i, TailTwins::holder(pe, i), builder.comparer())) {
         builder.count(EntryKind::identical);
         return {};
       }
-      if (pe.pending[i]) {
+      if (sides.pending() && pe.pending(i)) {
         if (tail.from(i)) {
           auto line = se.line_text(pe.refs[i]);
           if (!line) return line.error();
@@ -769,7 +763,7 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
         if (sides.error()) return *sides.error();
       }
       const FrameRef re = pe.refs[i];
-      if (pe.quiet[i] || builder.comparer().masker().masks_nothing(re.role())) {
+      if (pe.quiet(i) || builder.comparer().masker().masks_nothing(re.role())) {
         builder.count(EntryKind::identical);
         return {};
       }

@@ -101,20 +101,23 @@ struct Prepared {
   std::vector<std::string> names;          // each distinct signature text once
   std::vector<std::uint64_t> name_hash;    // of each name
   ChunkedVector<std::uint64_t> strong;
-  // Per frame: the other side's frame at the same position (FrameRef::index) has the same line,
-  // byte for byte (seen while both were read in step): paired with it, it is identical but for
-  // the values it names at masked places (which `quiet` rules out).
-  std::vector<bool> twin;
-  // Per frame: its keys are not known yet (see above: its signature and strong key are stand-ins
-  // and its role a notification of its direction until Preparer::settle).
-  std::vector<bool> deferred;
-  // Per frame: a twin whose frame names no place the mask masks (nothing to pair or count when
-  // paired with its twin): identical to it without being read again.
-  std::vector<bool> quiet;
-  // Per frame: a deferred twin kept pending (see above): keyed in order by PendingKeys only.
-  // Until then its `quiet` says instead that it is no initialize request (a client frame whose
-  // line does not spell "initialize"), so that it holds no clientInfo.
-  std::vector<bool> pending;
+  // Per frame, one byte of flags (one vector: keeping a frame pushes one byte):
+  // - twin: the other side's frame at the same position (FrameRef::index) has the same line, byte
+  //   for byte (seen while both were read in step): paired with it, it is identical but for the
+  //   values it names at masked places (which `quiet` rules out);
+  // - deferred: its keys are not known yet (see above: its signature and strong key are
+  //   stand-ins and its role a notification of its direction until Preparer::settle);
+  // - quiet: a twin whose frame names no place the mask masks (nothing to pair or count when
+  //   paired with its twin): identical to it without being read again;
+  // - pending: a deferred twin kept pending (see above): keyed in order by PendingKeys only.
+  //   Until then its `quiet` says instead that it is no initialize request (a client frame whose
+  //   line does not spell "initialize"), so that it holds no clientInfo.
+  enum Flag : std::uint8_t { kTwin = 1, kDeferred = 2, kQuiet = 4, kPending = 8 };
+  std::vector<std::uint8_t> flags;
+  bool twin(std::size_t k) const { return (flags[k] & kTwin) != 0; }
+  bool deferred(std::size_t k) const { return (flags[k] & kDeferred) != 0; }
+  bool quiet(std::size_t k) const { return (flags[k] & kQuiet) != 0; }
+  bool pending(std::size_t k) const { return (flags[k] & kPending) != 0; }
   std::uint64_t salt = 0;                  // of this side's weak keys
 
   std::size_t size() const { return refs.size(); }
@@ -315,6 +318,8 @@ class PendingKeys {
   // (key_a); nothing when it is keyed already.
   virtual Result<void> key_e(std::size_t i) = 0;
   virtual Result<void> key_a(std::size_t j) = 0;
+  // Whether no twin is pending any more.
+  virtual bool empty() const = 0;
 };
 
 // The last lines of both transcripts when they are twins read in step and kept as a run, not a

@@ -158,7 +158,7 @@ class PendingTwins final : public PendingKeys {
     entries_.push_back(Entry{FrameRef(at.index, at.line, at.offset, at.size, FrameRole{}),
                              static_cast<std::uint32_t>(a_line), slot(e_slot), slot(a_slot)});
   }
-  bool empty() const { return next_ == entries_.size(); }
+  bool empty() const override { return next_ == entries_.size(); }
 
   Result<void> key_all() {
     while (!empty())
@@ -190,7 +190,7 @@ class PendingTwins final : public PendingKeys {
   }
 
   Result<void> key_through(const Preparer& side, std::size_t k, std::uint32_t Entry::*which) {
-    if (!side.prepared().pending[k]) return {};
+    if (!side.prepared().pending(k)) return {};
     while (!empty()) {
       const bool last = entries_[next_].*which == k;
       if (auto keyed = key_next(); !keyed) return keyed;
