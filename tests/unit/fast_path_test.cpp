@@ -824,6 +824,88 @@ TEST(DifferFastPath, TwinsAfterAnEarlyDifferenceAreNotKeyed) {
   EXPECT_EQ(checked, 10u);
 }
 
+// The tail run (issue 31): after a few twins in a row the file path reads both files on without
+// keeping a frame, and counts the run unread when both ended in it and nothing it can hold is
+// contested; otherwise the run is kept a frame at a time, as reading it so would have. Each case
+// reaches one of those ends; the report is the in-memory comparison's every time, and the
+// run's frames are counted where they should be.
+TEST(DifferFastPath, ATailRunIsCountedUnreadOnlyWhenNothingInItCanDiffer) {
+  test::TempDir tmp;
+  std::mt19937 rng(11);
+  const std::vector<Frame> frames = generated_session(rng);
+  const fs::path base = tmp / "base.ndjson";
+  write_lines(base, frames, true);
+  auto with = [&](std::vector<Frame> copy, std::size_t k, const std::string& raw) {
+    copy[k].raw = raw;
+    return copy;
+  };
+  const std::size_t last = frames.size() - 1;
+  struct Case {
+    std::string name;
+    std::vector<Frame> copy;
+    bool counted_unread;  // the run stays a run to the end
+  };
+  std::vector<Case> cases;
+  // Only the clientInfo differs: the tail is counted unread, its initialize-free lines holding
+  // none of the contested clientInfo values.
+  cases.push_back({"clientinfo", with(frames, 0, R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"a","version":"2"}}})"), true});
+  // A difference in the last line: the run is cut short there and kept.
+  cases.push_back({"last line", with(frames, last, R"({"jsonrpc":"2.0","method":"ui/idle","params":{"turn":99}})"), false});
+  // A line less at the end: ACTUAL ends first.
+  {
+    std::vector<Frame> copy = frames;
+    copy.pop_back();
+    cases.push_back({"one line less", copy, false});
+  }
+  // The first turn/start names another method with the same id: the trackers would name that
+  // id's response differently, so the run after it is kept.
+  {
+    std::vector<Frame> copy = frames;
+    for (Frame& f : copy)
+      if (f.raw.find("\"method\":\"turn/start\"") != std::string::npos) {
+        f.raw.replace(f.raw.find("turn/start"), 10, "turn/begin");
+        break;
+      }
+    cases.push_back({"another method in flight", copy, false});
+  }
+  // A re-minted commandId in the first request: a value contested in client frames.
+  {
+    std::vector<Frame> copy = frames;
+    for (Frame& f : copy)
+      if (f.raw.find("\"commandId\":\"c0\"") != std::string::npos && f.raw.find("turn/start") != std::string::npos) {
+        f.raw.replace(f.raw.find("\"c0\""), 4, "\"z0\"");
+        break;
+      }
+    cases.push_back({"commandId contested", copy, false});
+  }
+  const std::size_t threshold = diff_parts::twin_run_threshold();
+  for (const Case& c : cases) {
+    const fs::path file = tmp / "variant.ndjson";
+    write_lines(file, c.copy, true);
+    auto reread = read_transcript(file);
+    ASSERT_TRUE(reread) << c.name;
+    for (Side side : {Side::both, Side::client, Side::server}) {
+      auto spec = make_mask_spec(Registry::builtin(), {}, "manifest.json", 1, {}, MaskMode::unify);
+      ASSERT_TRUE(spec);
+      const DiffOptions options{*spec, side};
+      const DiffResult in_memory = diff_frames(frames, *reread, options, base.string(), file.string());
+      diff_parts::twin_run_threshold() = 8;
+      diff_parts::key_work() = {};
+      auto through_files = diff_transcripts(base, file, options);
+      const diff_parts::KeyWork work = diff_parts::key_work();
+      diff_parts::twin_run_threshold() = threshold;
+      ASSERT_TRUE(through_files) << c.name << ": " << through_files.error().render();
+      EXPECT_EQ(rendered(*through_files), rendered(in_memory)) << c.name << " side " << to_string(side);
+      if (through_files->byte_identical) continue;  // (the compared frames are the same bytes)
+      if (c.counted_unread) {
+        EXPECT_GT(work.run, frames.size() / 2) << c.name << " side " << to_string(side);
+      } else {
+        EXPECT_EQ(work.run, 0u) << c.name << " side " << to_string(side);
+      }
+    }
+  }
+}
+
 // A deferred twin the alignment compares with a frame other than its twin is settled: read
 // again and keyed. Here two frames with other keys (100 and 200) leave the twins between them
 // in the middle Myers aligns, where it compares them across positions before it finds the
