@@ -297,10 +297,10 @@ void Builder::pair(const Frame& e, const FrameRole& role, const std::string& esi
   emit(DiffEntry{kind, e.line, a.line, esig, esig == asig ? std::string() : asig, std::move(cmp.divergences)});
 }
 
-void Builder::same(const Frame& e, const FrameRole& role, std::size_t actual_line,
+void Builder::same(const Frame& e, const std::optional<FrameRole>& role, std::size_t actual_line,
                    const std::function<Result<std::pair<std::string, std::string>>()>& sigs, Result<void>& failed) {
   // compare(e, a, role) of two frames with the same bytes and direction is compare_same.
-  FrameComparison cmp = comparer_.compare_same(e, actual_line, role);
+  FrameComparison cmp = role ? comparer_.compare_same(e, actual_line, *role) : comparer_.compare_same(e, actual_line);
   // The same bytes are never equivalent: identical, or divergent where a pairing conflicts.
   const EntryKind kind = cmp.outcome == FrameOutcome::identical ? EntryKind::identical : EntryKind::divergent;
   count(kind);
@@ -744,26 +744,15 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
       // contested (see TailTwins), in a frame that names no masked place (quiet), or in a role
       // the mask masks nothing of (FrameComparer::compare with a known role says the same; see
       // comparer.hpp); else its masked values are paired with themselves, reading only the
-      // expected side (a pending twin keyed first, for its role).
+      // expected side. A pending twin is compared without its keys (the comparer finds its
+      // role), and keyed only for the signatures of a divergence.
       if (tail.from(i) && tail.uncontested(i, TailTwins::holder(pe, i), builder.comparer())) {
         builder.count(EntryKind::identical);
         return {};
       }
-      if (sides.pending() && pe.pending(i)) {
-        if (tail.from(i)) {
-          auto line = se.line_text(pe.refs[i]);
-          if (!line) return line.error();
-          if (*line && tail.identical(i, TailTwins::holder(pe, i), **line, builder.comparer())) {
-            builder.count(EntryKind::identical);
-            return {};
-          }
-        }
-        sides.settle_e(i);
-        sides.settle_a(j);
-        if (sides.error()) return *sides.error();
-      }
+      const bool unkeyed = sides.pending() && pe.pending(i);  // (its quiet says something else)
       const FrameRef re = pe.refs[i];
-      if (pe.quiet(i) || builder.comparer().masker().masks_nothing(re.role())) {
+      if (!unkeyed && (pe.quiet(i) || builder.comparer().masker().masks_nothing(re.role()))) {
         builder.count(EntryKind::identical);
         return {};
       }
@@ -778,12 +767,14 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
       auto e = se.get(re);
       if (!e) return e.error();
       Result<void> failed;
-      builder.same(**e, re.role(), pa.refs[j].line(), [&]() -> Result<std::pair<std::string, std::string>> {
-        sides.settle_e(i);
-        sides.settle_a(j);
-        if (sides.error()) return *sides.error();
-        return std::pair(pe.sig(i), pa.sig(j));
-      }, failed);
+      builder.same(**e, unkeyed ? std::nullopt : std::optional<FrameRole>(re.role()), pa.refs[j].line(),
+                   [&]() -> Result<std::pair<std::string, std::string>> {
+                     sides.settle_e(i);
+                     sides.settle_a(j);
+                     if (sides.error()) return *sides.error();
+                     return std::pair(pe.sig(i), pa.sig(j));
+                   },
+                   failed);
       return failed;
     }
     // Any other pair was compared by its keys (settled) in the alignment; settled here too, in

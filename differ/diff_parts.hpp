@@ -280,9 +280,10 @@ class Builder {
   void pair(const Frame& e, const FrameRole& role, const std::string& esig, const Frame& a, const std::string& asig,
             bool moved);
   // Two frames with the same bytes (twins), the actual one on line `actual_line`: what pair()
-  // says of them, reading only the expected frame (FrameComparer::compare_same). `sigs()` gives
-  // their signatures, asked only when the pair is not identical.
-  void same(const Frame& e, const FrameRole& role, std::size_t actual_line,
+  // says of them, reading only the expected frame (FrameComparer::compare_same, with the
+  // expected frame's role when it is known). `sigs()` gives their signatures, asked only when
+  // the pair is not identical.
+  void same(const Frame& e, const std::optional<FrameRole>& role, std::size_t actual_line,
             const std::function<Result<std::pair<std::string, std::string>>()>& sigs, Result<void>& failed);
   void missing(std::size_t line, const std::string& sig);
   void extra(std::size_t line, const std::string& sig);
