@@ -91,6 +91,7 @@ Result<void> Preparer::observe(const Frame& frame, const Place& at, const std::s
   if (auto refused = refuse(at, file)) return *refused;
   ++key_work().keyed;
   if (twin) {
+    ++key_work().twins_keyed;
     if (auto refused = refuse(twin->place, *twin->file)) {
       twin->kept = *refused;
       twin = nullptr;

@@ -360,6 +360,7 @@ struct KeyWork {
   std::size_t keyed = 0, deferred = 0, settled = 0;
   std::size_t pending = 0;  // twins kept pending (once for both sides); keyed later counts in `keyed`
   std::size_t run = 0;      // twins read as a tail run and never kept a frame at a time (once for both)
+  std::size_t twins_keyed = 0;  // twins keyed as they were read, once for both (counted in `keyed` too)
 };
 KeyWork& key_work();
 // After how many twins in a row the file differ reads on as a run (file_diff.cpp); the tests set

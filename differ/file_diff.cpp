@@ -568,7 +568,12 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   // Keeps the first `count` lines of `run` in both preparers as step would have, reading them
   // again from EXPECTED (each is in the canonical form; ACTUAL has the same bytes after its
   // own start).
-  auto keep_run = [&](const Run& run, std::size_t count) -> Result<void> {
+  // `keyed`: a frame after the run is keyed next (the run was cut short by another line), so each
+  // twin that may name an id is keyed now, in order, from the line in hand, rather than left
+  // pending to be read again at once.
+  auto keep_run = [&](const Run& run, std::size_t count, bool keyed) -> Result<void> {
+    if (keyed)
+      if (auto done = pending.key_all(); !done) return done.error();
     auto source = pending.source();
     if (!source) return source.error();
     if (auto sought = (*source)->seek(run.e.offset); !sought) return sought.error();
@@ -582,7 +587,18 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
       const Direction dir = text.starts_with(kCanonicalClientHead) ? Direction::client : Direction::server;
       const Place at_e{run.e.index + k, run.e.line + k, (*line)->offset, text.size()};
       const Place at_a{run.a.index + k, run.a.line + k, run.a.offset + ((*line)->offset - run.e.offset), text.size()};
-      keep_twin(dir, text, proof.deferrable_line(dir, text), at_e, at_a);
+      const std::optional<bool> quiet = proof.deferrable_line(dir, text);
+      if (quiet || !keyed) {
+        keep_twin(dir, text, quiet, at_e, at_a);
+        continue;
+      }
+      std::optional<Frame> frame = parse_canonical_line(text, at_e.line);
+      if (!frame)
+        return Error::unreadable(expected.string(),
+                                 fmt::format("line {} changed while it was being diffed", at_e.line));
+      Preparer::Twin twin{&a.preparer, at_a, &a.reader->file(), {}};
+      if (auto kept = e.preparer.observe(*frame, at_e, e.reader->file(), &twin); !kept) return kept.error();
+      if (!twin.kept) return twin.kept.error();
     }
     return {};
   };
@@ -631,7 +647,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
       e.done = a.done = true;
       return true;
     }
-    if (auto kept = keep_run(run, run.lines); !kept) {
+    if (auto kept = keep_run(run, run.lines, true); !kept) {
       e.error = kept.error();
       e.done = true;
       return false;
@@ -690,7 +706,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   if (tail)
     tail_run.emplace(tail->compared, tail->holders, [&, run = *tail]() -> Result<void> {
       key_work().run -= run.lines;
-      return keep_run(run, run.lines);
+      return keep_run(run, run.lines, false);
     });
   if (auto done = diff_prepared(result, builder, e.preparer, a.preparer, se, sa, settle_first, &pending,
                                 tail_run ? &*tail_run : nullptr);
