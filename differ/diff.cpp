@@ -622,11 +622,9 @@ class TailTwins {
     if (!needles) return false;
     // The only escapes that spell a character a contested value can hold (no quote, backslash
     // or control character) are \uXXXX and \/, at whatever level of nesting.
-    if (line.find("\"rawBase64\"") != std::string_view::npos || line.find("\\u") != std::string_view::npos ||
-        line.find("\\/") != std::string_view::npos)
-      return false;
+    if (holds(line, "\"rawBase64\"") || holds(line, "\\u") || holds(line, "\\/")) return false;
     for (const std::string& needle : *needles)
-      if (line.find(needle) != std::string_view::npos) return false;
+      if (holds(line, needle)) return false;
     return true;
   }
 
@@ -642,7 +640,7 @@ class TailTwins {
     return (*needles_)[static_cast<int>(holder)];
   }
 
-  static bool holds(Holder holder, std::size_t space) {
+  static bool can_hold(Holder holder, std::size_t space) {
     if (space == kClientRequestIds || space == kServerRequestIds) return true;
     if (holder == Holder::server) return false;
     if (space == kClientInfoName || space == kClientInfoVersion) return holder == Holder::initialize;
@@ -657,7 +655,7 @@ class TailTwins {
     std::vector<std::string> out;
     const Unifier& unifier = comparer.unifier();
     for (std::size_t space = 0; space < comparer.masker().space_count(); ++space) {
-      if (!holds(holder, space)) continue;
+      if (!can_hold(holder, space)) continue;
       const Bijection& b = unifier.bijection(space);
       if (b.identity()) continue;
       for (const auto& [expected, pairing] : b.pairings()) {

@@ -28,6 +28,7 @@
 #include "msptk/transcript/json_parse.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -40,6 +41,12 @@ namespace msptk::diff_parts {
 
 inline bool on_side(Direction dir, Side side) {
   return side == Side::both || (side == Side::client) == (dir == Direction::client);
+}
+
+// Whether `text` holds `needle` (memmem: many bytes a cycle, where string_view::find goes a byte
+// at a time between matches of the needle's first byte).
+inline bool holds(std::string_view text, std::string_view needle) {
+  return ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
 }
 
 inline std::uint64_t combine(std::uint64_t a, std::uint64_t b) {

@@ -17,11 +17,24 @@
 //   paired with its twin it is identical without being read again; otherwise its masked values
 //   are paired with themselves from the expected side's line alone (FrameComparer::
 //   compare_same), so the bijections and the mask accounting are what reading both gives. A twin
-//   that may name an id (a request, a response) is decoded and keyed once for both sides, each
-//   side's tracker naming it after its own requests. Once more than a few places read on both
-//   sides hold frames with other keys (differences scattered through the session, which the
-//   alignment compares around), twins are keyed as they are read instead. A notification both
-//   sides sent elsewhere is keyed once (NotificationCache);
+//   that may name an id (a request, a response) is kept *pending* (diff_parts.hpp): its keys
+//   need each side's tracker in wire order, so every pending twin is keyed (read again, decoded
+//   once for both sides, each tracker naming it after its own requests) before any frame read
+//   after it is keyed (PendingTwins); those after the last difference stay unkeyed unless the
+//   comparison needs them. Once more than a few places read on both sides hold frames with other
+//   keys (differences scattered through the session, which the alignment compares around),
+//   twins are keyed as they are read instead. A notification both sides sent elsewhere is keyed
+//   once (NotificationCache);
+// - after a few twins in a row (twin_run_threshold) the two files are read on as a *run*: line
+//   against line, each checked canonical and compared byte for byte, nothing kept or decoded.
+//   When both files end inside the run and both trackers name what follows alike, the run is
+//   the tail (TailRun): the frames before it are aligned and compared alone (the run is their
+//   common suffix), and the run is counted identical unread when no value its frames can hold is
+//   contested (TailTwins), else kept and compared a frame at a time. A run cut short (another
+//   line, one in another form, an error) is kept as reading it a line at a time would have,
+//   re-read from EXPECTED with its id twins keyed in order from the lines in hand, and the
+//   threshold doubles: a cut run costs one more read of its lines. Not with declared paths (the
+//   mask accounting counts every frame holding one);
 // - after the alignment the paired lines that are not twins are read again through the first
 //   pass's sources, forward when near each other and at their offset when far apart (FileStore).
 // tests/unit/fast_path_test.cpp holds every path to diff_frames over the same frames in memory.
@@ -304,7 +317,7 @@ class TwinProof {
   // `quote_id` is how `"id` is written in `text`, `escape` how a \u escape starts.
   static std::optional<bool> deferrable(std::string_view text, std::string_view quote_id, std::string_view escape,
                                         const std::vector<std::string>& names, const Needles& n) {
-    if (text.find(quote_id) != std::string_view::npos) return std::nullopt;
+    if (holds(text, quote_id)) return std::nullopt;
     const Chars escaped = escaped_chars(text, escape);
     if (escaped.test('i') || escaped.test('d')) return std::nullopt;
     return n.provable && (escaped & n.spelled).none() && !holds_any(text, names);
@@ -314,7 +327,11 @@ class TwinProof {
   // itself be escaped, too: more is only more careful).
   static Chars escaped_chars(std::string_view text, std::string_view escape) {
     Chars out;
-    for (std::size_t at = text.find(escape); at != std::string_view::npos; at = text.find(escape, at + 1)) {
+    auto find = [&](std::size_t from) {
+      const void* hit = ::memmem(text.data() + from, text.size() - from, escape.data(), escape.size());
+      return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : std::string_view::npos;
+    };
+    for (std::size_t at = find(0); at != std::string_view::npos; at = find(at + 1)) {
       const std::size_t hex = at + escape.size();
       unsigned value = 0;
       bool ok = hex + 4 <= text.size();
@@ -331,7 +348,7 @@ class TwinProof {
 
   static bool holds_any(std::string_view text, const std::vector<std::string>& needles) {
     for (const std::string& needle : needles)
-      if (text.find(needle) != std::string_view::npos) return true;
+      if (holds(text, needle)) return true;
     return false;
   }
 
@@ -352,12 +369,6 @@ class KeptAsRun final : public TailRun {
   Holders holders_;
   std::function<Result<void>()> keep_;
 };
-
-// Whether `text` holds `needle` (memmem: a few bytes a cycle where string_view::find goes a byte
-// at a time between first-byte matches).
-bool holds(std::string_view text, std::string_view needle) {
-  return memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
-}
 
 // Whether a client line may be an initialize request: it spells "initialize" as it is or with
 // \u escapes.

@@ -6,8 +6,9 @@
 // Bytes first: when both transcripts hold the same frames byte for byte, nothing is parsed
 // (equal transcripts cost little more than reading them). Otherwise frames are keyed by their
 // signature (signature.hpp), once for both sides when the two have the same line at the same place
-// (a twin, identical when aligned; one that is no request or response is keyed only if compared
-// with another frame: differ/file_diff.cpp), and aligned in three passes: on signature + content key (the
+// (a twin, identical when aligned; one is keyed only if compared with another frame or needed
+// in wire order, and the twins after the last difference are read as one run, counted unread
+// when nothing in them can differ: differ/file_diff.cpp), and aligned in three passes: on signature + content key (the
 // same frames), then within the gaps on signature alone (the same frame with other values:
 // divergent), then responses alone on direction + kind (a response whose id answers no request). Frames
 // left over are missing or extra; a missing and an extra frame with the same signature and
