@@ -217,7 +217,7 @@ mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
   echo "- record: \`cat wire | msptk record --out R -- cat\` vs \`cat wire | tee f1 | cat | tee f2\`; serve-fixture: the"
   echo "  base scenario's client lines on stdin; replay: the base scenario against \`msptk serve-fixture\` of itself."
   echo
-  echo "## Targets (issues 12, 19 and 21), at $big MB"
+  echo "## Targets (issues 12, 19, 21 and 31), at $big MB"
   echo
   echo "| target | measured | goal | verdict |"
   echo "|---|---|---|---|"
