@@ -201,9 +201,10 @@ void Preparer::observe_pending(const Frame& frame, std::size_t line, std::option
   });
 }
 
-
 Result<void> Preparer::settle(std::size_t k, FrameStore& store) {
   if (!p_.deferred(k)) return {};
+  if (p_.pending(k))  // keyed in wire order only (PendingKeys): a caller's mistake, not the input's
+    return Error::unreadable("msptk diff", "internal: a pending frame was settled out of wire order");
   ++key_work().settled;
   --deferred_;
   const FrameRef ref = p_.refs[k];
@@ -440,11 +441,11 @@ class Sides {
   // Whether some frame is still pending (keyed in order by PendingKeys).
   bool pending() const { return pending_ && !pending_->empty(); }
   void settle_e(std::size_t i) {
-    if (pending() && e.pending(i)) return key_pending(i, true);
+    if (e.pending(i)) return key_pending(i, true);
     settle(ve_, se_, i);
   }
   void settle_a(std::size_t j) {
-    if (pending() && a.pending(j)) return key_pending(j, false);
+    if (a.pending(j)) return key_pending(j, false);
     settle(va_, sa_, j);
   }
   // Settles the deferred frames that are not pending (those are keyed in order, when needed).
@@ -749,7 +750,7 @@ Result<void> diff_prepared(DiffResult& result, Builder& builder, Preparer& ve, P
         builder.count(EntryKind::identical);
         return {};
       }
-      const bool unkeyed = sides.pending() && pe.pending(i);  // (its quiet says something else)
+      const bool unkeyed = pe.pending(i);  // (its quiet says something else)
       const FrameRef re = pe.refs[i];
       if (!unkeyed && (pe.quiet(i) || builder.comparer().masker().masks_nothing(re.role()))) {
         builder.count(EntryKind::identical);
