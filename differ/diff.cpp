@@ -150,28 +150,26 @@ void Preparer::key(const Frame& frame, bool cached, Keep&& keep_keys) {
 void Preparer::keep_deferred(Direction dir, const Place& at, bool twin, bool quiet) {
   if (!on_side(dir, side_)) return;
   ++key_work().deferred;
+  keep_unkeyed(dir, at, static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) | (quiet ? Prepared::kQuiet : 0)));
+}
+
+std::optional<std::size_t> Preparer::keep_pending(Direction dir, const Place& at, bool twin, bool may_initialize) {
+  if (!on_side(dir, side_)) return std::nullopt;
+  keep_unkeyed(dir, at,
+               static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) |
+                                         (dir == Direction::client && !may_initialize ? Prepared::kQuiet : 0) |
+                                         Prepared::kPending));
+  return p_.size() - 1;
+}
+
+void Preparer::keep_unkeyed(Direction dir, const Place& at, std::uint8_t flags) {
   ++deferred_;
   std::uint32_t& name = deferred_name_[static_cast<int>(dir)];  // interned once
   if (name == UINT32_MAX) name = intern(Signature{dir, FrameKind::notification, "(a twin, keys deferred)"}).first;
   p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
   p_.signature.push_back(name);
   p_.strong.push_back(kDeferredKey);
-  p_.flags.push_back(static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) | Prepared::kDeferred |
-                                               (quiet ? Prepared::kQuiet : 0)));
-}
-
-std::optional<std::size_t> Preparer::keep_pending(Direction dir, const Place& at, bool twin, bool may_initialize) {
-  if (!on_side(dir, side_)) return std::nullopt;
-  ++deferred_;
-  std::uint32_t& name = deferred_name_[static_cast<int>(dir)];
-  if (name == UINT32_MAX) name = intern(Signature{dir, FrameKind::notification, "(a twin, keys deferred)"}).first;
-  p_.refs.push_back(FrameRef(at.index, at.line, at.offset, at.size, FrameRole{dir, FrameKind::notification, false}));
-  p_.signature.push_back(name);
-  p_.strong.push_back(kDeferredKey);
-  p_.flags.push_back(static_cast<std::uint8_t>((twin ? Prepared::kTwin : 0) | Prepared::kDeferred |
-                                               (dir == Direction::client && !may_initialize ? Prepared::kQuiet : 0) |
-                                               Prepared::kPending));
-  return p_.size() - 1;
+  p_.flags.push_back(static_cast<std::uint8_t>(flags | Prepared::kDeferred));
 }
 
 template <class Content>

@@ -242,6 +242,8 @@ class Preparer {
   template <class Content>
   void keep(Direction dir, const Place& at, const Envelope& envelope, const Content& content_of, bool twin,
             std::optional<std::size_t> slot = std::nullopt);
+  // Keeps a frame without its keys (deferred, with these other flags): stand-in keys and role.
+  void keep_unkeyed(Direction dir, const Place& at, std::uint8_t flags);
   // Fills pending `slot` (nothing kept when nullopt: off-side) with keys its tracker gives now.
   template <class Content>
   void fill(Direction dir, std::size_t line, const Envelope& envelope, const Content& content_of,
