@@ -1,5 +1,6 @@
 #include "msptk/show/summary.hpp"
 
+#include "msptk/show/prune.hpp"
 #include "msptk/transcript/json_parse.hpp"
 
 #include <algorithm>
@@ -15,6 +16,9 @@ namespace {
 constexpr std::size_t kMaxValues = 24;
 constexpr std::size_t kMaxLeaves = 64;
 constexpr std::size_t kMaxStringColumns = kSummaryTextColumns;
+// What a row shows of a string (and is_word looks at) is within what a pruned copy keeps of it
+// (a surrogate pair is two of its units).
+static_assert(2 * kMaxStringColumns + 2 <= kPruneStringUnits);
 constexpr std::size_t kMaxBytes = 400;
 constexpr std::size_t kMaxDepth = 8;
 
@@ -36,8 +40,18 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 // A value spelled as a word ("allow_session", "abort": no digit) says something, even named as an id.
+// Only what a row shows of it is looked at (its first kMaxStringColumns characters): a large
+// frame is summarized from a pruned copy (prune.hpp) whose strings keep at least that much, so
+// a digit further on must not rank the value otherwise (a fuzz finding: a 150-character
+// sessionId whose digits came after its 128th character).
 bool is_word(std::string_view value) {
-  return !value.empty() && std::none_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (value.empty()) return false;
+  std::size_t chars = 0;
+  for (char c : value) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && ++chars > kMaxStringColumns) break;
+    if (c >= '0' && c <= '9') return false;
+  }
+  return true;
 }
 
 bool is_id(std::string_view key) { return key == "id" || ends_with(key, "Id") || ends_with(key, "ID"); }
