@@ -573,6 +573,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
   struct Run {
     Place e, a;  // its first line on each side (its size unused)
     std::size_t lines = 0, compared = 0;
+    std::uint64_t e_end = 0;   // EXPECTED's offset just past its last line's LF
     TailRun::Holders holders;  // of the compared frames
   };
   std::optional<Run> tail;
@@ -588,12 +589,16 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
     auto source = pending.source();
     if (!source) return source.error();
     if (auto sought = (*source)->seek(run.e.offset); !sought) return sought.error();
+    // The lines read again must lie where they were read the first time, each a canonical line.
+    std::uint64_t at = run.e.offset;
     for (std::size_t k = 0; k < count; ++k) {
       auto line = (*source)->next();
-      if (!line || !*line || (*line)->oversized ||
+      if (!line || !*line || (*line)->oversized || (*line)->offset != at ||
+          (k + 1 == count && (*line)->offset + (*line)->text.size() + 1 != run.e_end) ||
           !((*line)->text.starts_with(kCanonicalClientHead) || (*line)->text.starts_with(kCanonicalServerHead)))
         return Error::unreadable(expected.string(),
                                  fmt::format("line {} changed while it was being diffed", run.e.line + k));
+      at += (*line)->text.size() + 1;
       const std::string_view text = (*line)->text;
       const Direction dir = text.starts_with(kCanonicalClientHead) ? Direction::client : Direction::server;
       const Place at_e{run.e.index + k, run.e.line + k, (*line)->offset, text.size()};
@@ -651,6 +656,7 @@ Result<DiffResult> diff_transcripts(const std::filesystem::path& expected, const
       a_next += a.reader->size() + 1;
       e.reader->recycle(std::move(**item));
     }
+    run.e_end = e_next;
     // Both ended in the run, and the trackers name what follows alike: it stays a run.
     if (ended && e.preparer.keys_like(a.preparer)) {
       key_work().run += run.lines;
