@@ -2,6 +2,7 @@
 // traded). Every fast path must give what the general path gives, byte for byte, over every
 // line of the project's corpus/, the public corpus (skipped when absent) and generated lines
 // that probe each escape, each UTF-8 form and each way a line can fail to be canonical.
+#include "diff_support.hpp"
 #include "msptk/transcript/line_source.hpp"
 #include "msptk/transcript/reader.hpp"
 #include "msptk/transcript/writer.hpp"
@@ -372,14 +373,7 @@ namespace {
 
 namespace json = boost::json;
 
-std::string rendered(const DiffResult& result) {
-  DiffReport report;
-  report.comparisons.push_back(result);
-  std::ostringstream text, js;
-  render_text(text, report);
-  render_json(js, report);
-  return text.str() + "\n----\n" + js.str();
-}
+using test::rendered;
 
 json::value reordered(const json::value& v) {
   if (const auto* obj = v.if_object()) {

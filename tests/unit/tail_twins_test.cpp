@@ -2,6 +2,7 @@
 // pairings, a twin that holds no value paired with another value is identical without being
 // parsed; one that holds such a value still breaks the bijection, whichever way its line spells
 // the frame. The file path must say what diff_frames over the frames in memory says.
+#include "diff_support.hpp"
 #include "msptk/differ/diff.hpp"
 #include "msptk/differ/render.hpp"
 #include "msptk/normalizer/registry.hpp"
@@ -20,14 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string rendered(const DiffResult& result) {
-  DiffReport report;
-  report.comparisons.push_back(result);
-  std::ostringstream text, js;
-  render_text(text, report);
-  render_json(js, report);
-  return text.str() + "\n----\n" + js.str();
-}
+using test::rendered;
 
 // Lines written canonical, or as {"raw":…,"dir":…} (another line form, every line decoded).
 void write_frames(const fs::path& file, const std::vector<std::pair<Direction, std::string>>& frames, bool canonical) {
